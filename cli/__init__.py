@@ -1,0 +1,1 @@
+"""The `cursed-bottle` command."""

@@ -1,0 +1,39 @@
+"""`cursed-bottle`: one command, one subcommand per job.
+
+Each subcommand lives in its own module of this package with two functions,
+`add_parser(subparsers)` and `run(args) -> int`; importing them lazily keeps
+`cursed-bottle replay` from loading the solver or the client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = ("play", "replay", "solve")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cursed-bottle",
+        description="Cursed Bottle: play, replay and analyse the trick-taking game of the Bottle Imp.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"cursedbottle.cli.{name}")
+        module.add_parser(sub).set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""Cards and decks as data.
+
+A deck is a table of cards in one total order (lowest first) with suits and
+points, plus the position of the price joker in that order.  The rules never
+look at a rank or a number: they compare positions in the order, suits and
+points, so another deck (the original Bottle Imp's) is another table, not
+another rule.  Inside the engine a card is its index in the order; a set of
+cards is a bit mask over those indices.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+
+class Suit(enum.IntEnum):
+    """The suits in their order of precedence within a rank (as in Bridge)."""
+
+    DIAMONDS = 0
+    HEARTS = 1
+    SPADES = 2
+
+    @property
+    def letter(self) -> str:
+        return "DHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♦♥♠"[self]
+
+    def display(self, lang: str = "en") -> str:
+        names = _SUIT_NAMES.get(lang, _SUIT_NAMES["en"])
+        return names[self]
+
+
+_SUIT_NAMES = {
+    "en": ("diamonds", "hearts", "spades"),
+    "de": ("Karo", "Herz", "Pik"),
+}
+_RANK_NAMES = {
+    "en": {"A": "A", "J": "J", "Q": "Q"},
+    "de": {"A": "Ass", "J": "B", "Q": "D"},
+}
+JOKER = "JOKER"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One card of a deck: a value, interned per deck (compare with ==, sort by order)."""
+
+    index: int
+    rank: str
+    suit: Suit
+    points: int
+    deck_name: str
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Card)
+            and other.index == self.index
+            and other.deck_name == self.deck_name
+        )
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+    def __reduce__(self):
+        # Pickled cards (worker processes) come back as the deck's own instance.
+        return (_card_from_deck, (self.deck_name, self.index))
+
+    @property
+    def ascii(self) -> str:
+        """The notation of files, logs and the command line: `AD`, `10H`, `QS`."""
+        return self.rank + self.suit.letter
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    def display(self, lang: str = "en") -> str:
+        """Short localised form for people: `10♥`, German `B♠` for the jack."""
+        names = _RANK_NAMES.get(lang, _RANK_NAMES["en"])
+        return names.get(self.rank, self.rank) + self.suit.symbol
+
+    def __str__(self) -> str:
+        return self.ascii
+
+    def __repr__(self) -> str:
+        return f"Card({self.ascii})"
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A deck: its cards in total order and where the price joker stands."""
+
+    name: str
+    #: (rank, suit, points) of every card, lowest first in the total order.
+    faces: tuple[tuple[str, Suit, int], ...]
+    #: How many cards lie below the price joker: a card is below the starting
+    #: price exactly when its index is smaller than this number.
+    joker_position: int
+    cards: tuple[Card, ...] = field(init=False)
+    points: tuple[int, ...] = field(init=False)
+    suit_masks: tuple[int, ...] = field(init=False)
+    suit_of: tuple[int, ...] = field(init=False)
+    full_mask: int = field(init=False)
+    _by_name: dict[str, Card] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = tuple(
+            Card(i, rank, suit, points, self.name)
+            for i, (rank, suit, points) in enumerate(self.faces)
+        )
+        setattr_ = object.__setattr__
+        setattr_(self, "cards", cards)
+        setattr_(self, "points", tuple(c.points for c in cards))
+        setattr_(self, "suit_of", tuple(int(c.suit) for c in cards))
+        setattr_(
+            self,
+            "suit_masks",
+            tuple(sum(c.mask for c in cards if c.suit == suit) for suit in Suit),
+        )
+        setattr_(self, "full_mask", (1 << len(cards)) - 1)
+        by_name: dict[str, Card] = {}
+        for c in cards:
+            by_name[c.ascii] = c
+            by_name[c.rank + c.suit.symbol] = c
+            if c.rank == "10":
+                by_name["T" + c.suit.letter] = by_name["T" + c.suit.symbol] = c
+        setattr_(self, "_by_name", by_name)
+        _DECKS[self.name] = self
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def card(self, text: str) -> Card:
+        """Parse a card in ASCII (`10H`, `TH`) or with a suit symbol (`10♥`)."""
+        key = text.strip().upper() if isinstance(text, str) else text
+        try:
+            return self._by_name[key]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"{text!r} is not a card of the {self.name} deck "
+                f"(write rank then suit, e.g. AD, 10H, QS)"
+            ) from None
+
+    def cards_of(self, mask: int) -> list[Card]:
+        """The cards of a bit mask, lowest first."""
+        cards = self.cards
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(cards[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def mask_of(self, cards: Iterable[Card]) -> int:
+        mask = 0
+        for c in cards:
+            mask |= 1 << c.index
+        return mask
+
+    def points_of(self, mask: int) -> int:
+        points = self.points
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += points[low.bit_length() - 1]
+            mask ^= low
+        return total
+
+    def price_name(self, price_card: Card | None) -> str:
+        return JOKER if price_card is None else price_card.ascii
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+_DECKS: dict[str, Deck] = {}
+
+
+def _card_from_deck(deck_name: str, index: int) -> Card:
+    return _DECKS[deck_name].cards[index]
+
+
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+#: The point table of RULES.md: A–4 one point, 5–9 two, 10–Q three.
+_POINTS = (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3)
+
+#: The Cursed Bottle deck of RULES.md: A–Q in ♦ ♥ ♠, rank first, then suit.
+CURSED_BOTTLE = Deck(
+    name="cursed-bottle",
+    faces=tuple(
+        (rank, suit, points) for rank, points in zip(_RANKS, _POINTS, strict=True) for suit in Suit
+    ),
+    joker_position=18,
+)

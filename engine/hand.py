@@ -1,0 +1,530 @@
+"""One hand of Cursed Bottle as a state machine you push actions onto.
+
+deal → bottle pile → passes → (bright house: open hand) → tricks → scoring.
+
+Cards are held as bit masks per *holder*: a holder is a seat, except in the
+bright house, where player p holds two hands, holders 2p and 2p+1 (the first
+and the second dealt).  `apply` validates an action completely before it
+changes anything, so a refused action leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .actions import Action, ChooseOpen, PassCard, PileCard, Play
+from .cards import Card, Deck, iter_bits
+from .errors import IllegalAction, Rule
+from .events import (
+    CardPassed,
+    CardPlayed,
+    CardsDealt,
+    Event,
+    OpenHandChosen,
+    OpenHandRevealed,
+    PassChosen,
+    Phase,
+    PhaseStarted,
+    PileCardPlaced,
+    TrickWon,
+)
+from .rules import Rules
+from .tricks import Trick, legal_cards, lopaka_card, trick_winner
+
+Emit = Callable[[Event], None]
+
+
+def _ignore(event: Event) -> None:
+    pass
+
+
+def stages(rules: Rules) -> tuple[tuple[Phase, int | None], ...]:
+    """The setup and play stages of a hand: (phase, bright-house hand or None)."""
+    if rules.bright_house:
+        return (
+            (Phase.PILE, 0),
+            (Phase.PASS, 0),
+            (Phase.PILE, 1),
+            (Phase.PASS, 1),
+            (Phase.OPEN, None),
+            (Phase.PLAY, None),
+            (Phase.OVER, None),
+        )
+    if rules.lopaka:
+        return ((Phase.PASS, None), (Phase.PLAY, None), (Phase.OVER, None))
+    return ((Phase.PILE, None), (Phase.PASS, None), (Phase.PLAY, None), (Phase.OVER, None))
+
+
+def random_deal(rules: Rules, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """Shuffle and deal: (cards per holder, undealt cards that form the pile)."""
+    cards = list(rules.deck.cards)
+    rng.shuffle(cards)
+    size = rules.deal_size
+    deal = [sorted(cards[h * size : (h + 1) * size]) for h in range(rules.holders)]
+    return deal, sorted(cards[rules.holders * size :])
+
+
+class Hand:
+    """The state of one hand.  Seats are this hand's seats, numbered clockwise."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        deal: Sequence[Sequence[Card]],
+        undealt: Sequence[Card] = (),
+        emit: Emit | None = None,
+        number: int = 1,
+    ) -> None:
+        self.rules = rules
+        self.deck: Deck = rules.deck
+        self.number = number
+        self.seats = rules.seats
+        self.dealer = dealer
+        self.lopaka: int | None = (dealer - 1) % self.seats if rules.lopaka else None
+        self._emit = emit or _ignore
+        self._check_deal(deal, undealt)
+        self.dealt: tuple[int, ...] = tuple(self.deck.mask_of(cards) for cards in deal)
+        self.holdings: list[int] = list(self.dealt)
+        self.holder_seat: tuple[int, ...] = (
+            (0, 0, 1, 1) if rules.bright_house else tuple(range(self.seats))
+        )
+        #: Pile cards in the order they were laid (seat order within a stage).
+        self.pile: list[int] = [c.index for c in undealt]
+        self.pile_by_seat: dict[int, list[int]] = {s: [] for s in range(self.seats)}
+        #: giver -> {receiver: card}, filled while the passes are chosen.
+        self.passes: dict[int, dict[int, int]] = {}
+        #: Every pass of the hand: (giver, receiver, card, bright-house hand).
+        self.pass_log: list[tuple[int, int, int, int | None]] = []
+        self.open_hand: list[int | None] = [None] * (2 if rules.bright_house else 0)
+        self._pending_open: dict[int, int] = {}
+        self.taken: list[int] = [0] * self.seats
+        self.price: int = self.deck.joker_position
+        self.price_card: int | None = None
+        self.owner: int | None = None
+        self.tricks: list[Trick] = []
+        self.leader: int = (dealer + 1) % self.seats
+        self.trick: list[int] = []
+        self.trick_holders: list[int] = []
+        self._order: tuple[int, ...] = ()
+        self._stages = stages(rules)
+        self._stage = -1
+        for h, mask in enumerate(self.dealt):
+            seat = self.holder_seat[h]
+            cards = tuple(self.deck.cards_of(mask))
+            self._emit(
+                CardsDealt(seat, h % 2 if rules.bright_house else 0, cards, len(cards),
+                           public=seat == self.lopaka)
+            )
+        self._next_stage()
+
+    @classmethod
+    def at_position(
+        cls,
+        rules: Rules,
+        holdings: Sequence[Sequence[Card]],
+        pile: Sequence[Card],
+        price_card: Card | None,
+        owner: int | None,
+        taken: Sequence[Sequence[Card]],
+        leader: int,
+        trick: Sequence[Card],
+        open_hand: Sequence[int] = (),
+        lopaka: int | None = None,
+    ) -> Hand:
+        """A hand in the middle of its play phase, every card known (a FORMATS.md
+        position): the solver's starting point.  Validation of the position
+        itself is the caller's (engine.position); this only lays the cards out.
+        With Lopaka, `lopaka` names his seat (the dealer is the seat after him).
+        """
+        hand = cls.__new__(cls)
+        deck = rules.deck
+        hand.rules, hand.deck, hand.number = rules, deck, 1
+        hand.seats = rules.seats
+        hand.lopaka = lopaka if rules.lopaka else None
+        hand.dealer = (lopaka + 1) % hand.seats if hand.lopaka is not None else (leader - 1) % hand.seats
+        hand._emit = _ignore
+        hand.holder_seat = (0, 0, 1, 1) if rules.bright_house else tuple(range(hand.seats))
+        hand.open_hand = list(open_hand) if rules.bright_house else []
+        hand._pending_open = {}
+        hand.holdings = [deck.mask_of(cards) for cards in holdings]
+        hand.dealt = tuple(hand.holdings)
+        hand.pile = [c.index for c in pile]
+        hand.pile_by_seat = {s: [] for s in range(hand.seats)}
+        hand.passes, hand.pass_log = {}, []
+        hand.taken = [deck.mask_of(cards) for cards in taken]
+        hand.price_card = None if price_card is None else price_card.index
+        hand.price = deck.joker_position if price_card is None else price_card.index
+        hand.owner = owner
+        hand.tricks = []
+        hand.leader = leader
+        hand._stages = stages(rules)
+        hand._stage = next(i for i, (p, _) in enumerate(hand._stages) if p is Phase.PLAY)
+        hand._order = hand.trick_order(leader)
+        hand.trick, hand.trick_holders = [], []
+        for card in trick:
+            holder = hand._order[len(hand.trick)]
+            hand.holdings[holder] |= card.mask  # _put takes it out of the hand again
+            hand._put(holder, card.index)
+        if not any(hand.holdings) and not hand.trick:
+            hand._stage = len(hand._stages) - 1
+        return hand
+
+    def copy(self) -> Hand:
+        """An independent copy that emits nothing (for search and what-if)."""
+        other = Hand.__new__(Hand)
+        other.__dict__.update(self.__dict__)
+        other._emit = _ignore
+        other.holdings = list(self.holdings)
+        other.pile = list(self.pile)
+        other.pile_by_seat = {s: list(v) for s, v in self.pile_by_seat.items()}
+        other.passes = {s: dict(v) for s, v in self.passes.items()}
+        other.pass_log = list(self.pass_log)
+        other.open_hand = list(self.open_hand)
+        other._pending_open = dict(self._pending_open)
+        other.taken = list(self.taken)
+        other.tricks = list(self.tricks)
+        other.trick = list(self.trick)
+        other.trick_holders = list(self.trick_holders)
+        return other
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def phase(self) -> Phase:
+        return self._stages[self._stage][0]
+
+    @property
+    def stage_hand(self) -> int | None:
+        """Bright house: which of each seat's hands the current pile/pass stage uses."""
+        return self._stages[self._stage][1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def setup_seats(self) -> tuple[int, ...]:
+        """Seats that take part in the pile and passing (everyone but Lopaka)."""
+        return tuple(s for s in range(self.seats) if s != self.lopaka)
+
+    def recipients(self, seat: int) -> tuple[int, ...]:
+        """Who `seat` passes to: left then right neighbour, or the one other player."""
+        if self.rules.players == 2:
+            return tuple(s for s in self.setup_seats() if s != seat)
+        n = self.seats
+        return ((seat + 1) % n, (seat - 1) % n)
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must act now (several at once while choosing in secret)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return (self.holder_seat[self._order[len(self.trick)]],)
+        if phase is Phase.PILE:
+            done = self.pile_by_seat
+            want = 1 if self.stage_hand is None else self.stage_hand + 1
+            return tuple(s for s in self.setup_seats() if len(done[s]) < want)
+        if phase is Phase.PASS:
+            return tuple(
+                s for s in self.setup_seats()
+                if len(self.passes.get(s, ())) < len(self.recipients(s))
+            )
+        if phase is Phase.OPEN:
+            return tuple(s for s in range(self.seats) if s not in self._pending_open)
+        return ()
+
+    def holder_to_play(self) -> int:
+        return self._order[len(self.trick)]
+
+    def setup_holder(self, seat: int) -> int:
+        """The holder a seat's pile card or pass comes from in this stage."""
+        hand = self.stage_hand
+        return seat if hand is None else 2 * seat + hand
+
+    def holder_of(self, seat: int, hand: int = 0) -> int:
+        return 2 * seat + hand if self.rules.bright_house else seat
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of `seat`, or of every seat that must act now."""
+        seats = self.to_act() if seat is None else (seat,) if seat in self.to_act() else ()
+        phase = self.phase
+        cards = self.deck.cards
+        out: list[Action] = []
+        for s in seats:
+            if phase is Phase.PLAY:
+                holder = self.holder_to_play()
+                led = self.trick[0] if self.trick else None
+                mask = legal_cards(self.holdings[holder], led, self.deck.suit_masks, self.deck.suit_of)
+                out.extend(Play(s, c) for c in self.deck.cards_of(mask))
+            elif phase is Phase.PILE:
+                mask = self.holdings[self.setup_holder(s)]
+                out.extend(PileCard(s, c) for c in self.deck.cards_of(mask))
+            elif phase is Phase.PASS:
+                mask = self.holdings[self.setup_holder(s)]
+                given = self.passes.get(s, {})
+                for to in self.recipients(s):
+                    if to not in given:
+                        out.extend(PassCard(s, to, cards[i]) for i in iter_bits(mask))
+            elif phase is Phase.OPEN:
+                out.extend((ChooseOpen(s, 0), ChooseOpen(s, 1)))
+        return out
+
+    def legal_play_mask(self) -> int:
+        led = self.trick[0] if self.trick else None
+        return legal_cards(
+            self.holdings[self.holder_to_play()], led, self.deck.suit_masks, self.deck.suit_of
+        )
+
+    # ---------------------------------------------------------------- changing
+
+    def apply(self, action: Action) -> None:
+        """Carry out one action, or raise IllegalAction and change nothing."""
+        if isinstance(action, Play):
+            self._play(action)
+        elif isinstance(action, PileCard):
+            self._pile(action)
+        elif isinstance(action, PassCard):
+            self._pass(action)
+        elif isinstance(action, ChooseOpen):
+            self._choose_open(action)
+        else:
+            raise TypeError(f"not an action: {action!r}")
+
+    def _require(self, phase: Phase, seat: int, what: str) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalAction(Rule.GAME_OVER, f"the hand is over: no one can {what} now")
+        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalAction(Rule.NO_SUCH_SEAT, f"there is no seat {seat!r} at this table")
+        if self.phase is not phase:
+            raise IllegalAction(
+                Rule.WRONG_PHASE,
+                f"seat {seat} cannot {what} now: the hand is in the {self.phase.value} phase",
+            )
+        if seat == self.lopaka:
+            raise IllegalAction(
+                Rule.LOPAKA_PLAYS_HIMSELF, f"seat {seat} is Lopaka, who plays by his own policy"
+            )
+
+    def _require_held(self, seat: int, holder: int, card: Card, what: str) -> None:
+        if not isinstance(card, Card) or card.deck_name != self.deck.name:
+            raise IllegalAction(Rule.CARD_NOT_HELD, f"{card!r} is not a card of this deck")
+        if not self.holdings[holder] >> card.index & 1:
+            where = ""
+            if self.rules.bright_house:
+                where = f" in hand {holder % 2 + 1}"
+            raise IllegalAction(
+                Rule.CARD_NOT_HELD, f"seat {seat} cannot {what} {card}: it does not hold it{where}"
+            )
+
+    def _pile(self, action: PileCard) -> None:
+        seat, card = action.seat, action.card
+        self._require(Phase.PILE, seat, "put a card into the pile")
+        if seat not in self.to_act():
+            raise IllegalAction(
+                Rule.ALREADY_CHOSEN, f"seat {seat} has already put its card into the pile"
+            )
+        holder = self.setup_holder(seat)
+        self._require_held(seat, holder, card, "put into the pile")
+        self.holdings[holder] &= ~card.mask
+        self.pile.append(card.index)
+        self.pile_by_seat[seat].append(card.index)
+        self._emit(PileCardPlaced(seat, card))
+        if not self.to_act():
+            self._next_stage()
+
+    def _pass(self, action: PassCard) -> None:
+        seat, to, card = action.seat, action.to, action.card
+        self._require(Phase.PASS, seat, "pass a card")
+        recipients = self.recipients(seat)
+        if to not in recipients:
+            names = " and ".join(f"seat {r}" for r in recipients)
+            raise IllegalAction(
+                Rule.PASS_TO_NON_NEIGHBOUR,
+                f"seat {seat} may pass only to {names}, not to seat {to!r}",
+            )
+        if to in self.passes.get(seat, {}):
+            raise IllegalAction(
+                Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its card for seat {to}"
+            )
+        holder = self.setup_holder(seat)
+        self._require_held(seat, holder, card, "pass")
+        self.holdings[holder] &= ~card.mask
+        self.passes.setdefault(seat, {})[to] = card.index
+        self._emit(PassChosen(seat, to, card))
+        if not self.to_act():
+            self._exchange_passes()
+            self._next_stage()
+
+    def _exchange_passes(self) -> None:
+        hand = self.stage_hand
+        for giver in sorted(self.passes):
+            for to, card in sorted(self.passes[giver].items()):
+                receiver = to if hand is None else 2 * to + hand
+                self.holdings[receiver] |= 1 << card
+                self.pass_log.append((giver, to, card, hand))
+                self._emit(CardPassed(giver, to, self.deck.cards[card]))
+        self.passes = {}
+
+    def _choose_open(self, action: ChooseOpen) -> None:
+        seat = action.seat
+        self._require(Phase.OPEN, seat, "choose the open hand")
+        if seat in self._pending_open:
+            raise IllegalAction(Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its open hand")
+        if action.hand not in (0, 1):
+            raise IllegalAction(Rule.WRONG_HAND, f"hand {action.hand!r} is not 0 or 1")
+        self._pending_open[seat] = action.hand
+        self._emit(OpenHandChosen(seat, action.hand))
+        if not self.to_act():
+            for s, hand in sorted(self._pending_open.items()):
+                self.open_hand[s] = hand
+                cards = tuple(self.deck.cards_of(self.holdings[2 * s + hand]))
+                self._emit(OpenHandRevealed(s, hand, cards))
+            self._next_stage()
+
+    def _play(self, action: Play) -> None:
+        seat, card = action.seat, action.card
+        self._require(Phase.PLAY, seat, "play a card")
+        holder = self._order[len(self.trick)]
+        if seat != self.holder_seat[holder]:
+            raise IllegalAction(
+                Rule.NOT_YOUR_TURN,
+                f"seat {seat} cannot play now: it is seat {self.holder_seat[holder]}'s turn",
+            )
+        self._require_held(seat, holder, card, "play")
+        if self.trick:
+            led = self.trick[0]
+            suit_masks, suit_of = self.deck.suit_masks, self.deck.suit_of
+            follow = self.holdings[holder] & suit_masks[suit_of[led]]
+            if follow and not follow >> card.index & 1:
+                suit = self.deck.cards[led].suit.display()
+                raise IllegalAction(
+                    Rule.FOLLOW_SUIT,
+                    f"seat {seat} must follow suit: {suit} were led and it holds {suit}",
+                )
+        self._put(holder, card.index)
+        self.autoplay()
+
+    def _put(self, holder: int, card: int) -> None:
+        self.holdings[holder] &= ~(1 << card)
+        self.trick.append(card)
+        self.trick_holders.append(holder)
+        hand = holder % 2 if self.rules.bright_house else 0
+        self._emit(CardPlayed(self.holder_seat[holder], self.deck.cards[card], hand))
+        if len(self.trick) == len(self._order):
+            self._finish_trick()
+
+    def autoplay(self) -> None:
+        """Lopaka plays whenever it is his turn: he is not a player.  (A position
+        laid out with `at_position` may leave him to move; this moves him.)"""
+        lopaka = self.lopaka
+        while self.phase is Phase.PLAY and lopaka is not None:
+            holder = self._order[len(self.trick)]
+            if holder != lopaka:
+                return
+            card = lopaka_card(
+                self.holdings[holder], self.trick, self.price, self.deck.suit_masks, self.deck.suit_of
+            )
+            self._put(holder, card)
+
+    def _finish_trick(self) -> None:
+        cards = self.deck.cards
+        trick, holders = self.trick, self.trick_holders
+        pos, bought = trick_winner(trick, self.price)
+        winner = self.holder_seat[holders[pos]]
+        price_before = self.price_card
+        returned = returned_to = None
+        won = 0
+        for c in trick:
+            won |= 1 << c
+        if bought:
+            new = trick[pos]
+            won &= ~(1 << new)
+            if self.price_card is not None:
+                returned, returned_to = self.price_card, self.owner
+                self.taken[returned_to] |= 1 << returned
+            self.price_card, self.price, self.owner = new, new, winner
+        self.taken[winner] |= won
+        number = len(self.tricks) + 1
+        done = Trick(
+            number,
+            self.leader,
+            tuple((self.holder_seat[h], cards[c]) for h, c in zip(holders, trick, strict=True)),
+            tuple(holders),
+            winner,
+            bought,
+            None if price_before is None else cards[price_before],
+            None if self.price_card is None else cards[self.price_card],
+        )
+        self.tricks.append(done)
+        self._emit(
+            TrickWon(
+                number, self.leader, done.plays, winner, bought, done.price_after, self.owner,
+                None if returned is None else cards[returned], returned_to,
+            )
+        )
+        self.trick, self.trick_holders = [], []
+        self.leader = winner
+        if not any(self.holdings):
+            self._next_stage()
+        else:
+            self._order = self.trick_order(winner)
+
+    def trick_order(self, leader: int) -> tuple[int, ...]:
+        """The holders in the order they play to a trick led by `leader`."""
+        n = self.seats
+        if not self.rules.bright_house:
+            return tuple((leader + i) % n for i in range(n))
+        other = 1 - leader
+        lo, oo = self.open_hand[leader], self.open_hand[other]
+        return (2 * leader + lo, 2 * other + oo, 2 * leader + 1 - lo, 2 * other + 1 - oo)
+
+    def _next_stage(self) -> None:
+        self._stage += 1
+        phase, hand = self._stages[self._stage]
+        if phase is Phase.PLAY:
+            self._order = self.trick_order(self.leader)
+        if phase is not Phase.OVER:
+            self._emit(PhaseStarted(phase, hand, self.to_act()))
+        if phase is Phase.PLAY:
+            self.autoplay()
+
+    # ------------------------------------------------------------------ scores
+
+    def pile_points(self) -> int:
+        points = self.deck.points
+        return sum(points[c] for c in self.pile)
+
+    def points_taken(self) -> tuple[int, ...]:
+        return tuple(self.deck.points_of(m) for m in self.taken)
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score for the hand (Lopaka's too, though it never counts)."""
+        taken = self.points_taken()
+        if self.owner is None:
+            return taken
+        pile = self.pile_points()
+        hot = self.rules.hot_bottle
+        return tuple(
+            (-pile - (t if hot else 0)) if s == self.owner else t for s, t in enumerate(taken)
+        )
+
+    # ------------------------------------------------------------------- check
+
+    def _check_deal(self, deal: Sequence[Sequence[Card]], undealt: Sequence[Card]) -> None:
+        rules = self.rules
+        if len(deal) != rules.holders:
+            raise ValueError(f"deal: {len(deal)} hands given, these rules deal {rules.holders}")
+        for h, cards in enumerate(deal):
+            if len(cards) != rules.deal_size:
+                raise ValueError(
+                    f"deal: hand {h} has {len(cards)} cards, these rules deal {rules.deal_size}"
+                )
+        want_undealt = 3 if rules.lopaka else 0
+        if len(undealt) != want_undealt:
+            raise ValueError(f"pile: {len(undealt)} undealt cards, these rules leave {want_undealt}")
+        seen: set[Card] = set()
+        for c in [c for cards in deal for c in cards] + list(undealt):
+            if c in seen:
+                raise ValueError(f"deal: {c} is dealt twice")
+            seen.add(c)
+
