@@ -1,8 +1,9 @@
 """`cursed-bottle`: one command, one subcommand per job.
 
 Each subcommand lives in its own module of this package with two functions,
-`add_parser(subparsers)` and `run(args) -> int`; importing them lazily keeps
-`cursed-bottle replay` from loading the solver or the client.
+`add_parser(subparsers)` and `run(args) -> int`.  The modules import their
+heavy dependencies inside `run`, so `cursed-bottle replay` never loads the
+solver or the client.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ SUBCOMMANDS = ("play", "replay", "solve")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cursed-bottle",
-        description="Cursed Bottle: play, replay and analyse the trick-taking game of the Bottle Imp.",
+        description="Cursed Bottle: play, replay and analyse the Bottle Imp's trick-taking game.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:

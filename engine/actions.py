@@ -58,3 +58,27 @@ class Play:
 
 
 Action = PileCard | PassCard | ChooseOpen | Play
+
+
+class ActionTable:
+    """Every action of a table size, made once: legal-move generation hands out
+    these shared values instead of building new ones in the inner loop."""
+
+    def __init__(self, cards: tuple[Card, ...], seats: int) -> None:
+        self.play = [[Play(s, c) for c in cards] for s in range(seats)]
+        self.pile = [[PileCard(s, c) for c in cards] for s in range(seats)]
+        self.passes = [
+            [[PassCard(s, to, c) for c in cards] for to in range(seats)] for s in range(seats)
+        ]
+        self.choose_open = [(ChooseOpen(s, 0), ChooseOpen(s, 1)) for s in range(seats)]
+
+
+_TABLES: dict[tuple[str, int], ActionTable] = {}
+
+
+def action_table(cards: tuple[Card, ...], seats: int) -> ActionTable:
+    key = (cards[0].deck_name, seats)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = ActionTable(cards, seats)
+    return table

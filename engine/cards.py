@@ -11,7 +11,7 @@ cards is a bit mask over those indices.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -161,12 +161,7 @@ class Deck:
     def cards_of(self, mask: int) -> list[Card]:
         """The cards of a bit mask, lowest first."""
         cards = self.cards
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(cards[low.bit_length() - 1])
-            mask ^= low
-        return out
+        return [cards[i] for i in iter_bits(mask)]
 
     def mask_of(self, cards: Iterable[Card]) -> int:
         mask = 0
@@ -176,23 +171,30 @@ class Deck:
 
     def points_of(self, mask: int) -> int:
         points = self.points
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += points[low.bit_length() - 1]
-            mask ^= low
-        return total
+        return sum(points[i] for i in iter_bits(mask))
 
     def price_name(self, price_card: Card | None) -> str:
         return JOKER if price_card is None else price_card.ascii
 
 
-def iter_bits(mask: int) -> Iterator[int]:
-    """Indices of the set bits, lowest first."""
+# Set-bit indices of every byte value, per byte position: decoding a mask a
+# byte at a time is several times faster in Python than a bit at a time.
+_BYTE_BITS = [
+    [tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)] for k in range(8)
+]
+
+
+def iter_bits(mask: int) -> list[int]:
+    """Indices of the set bits of a mask of up to 64 bits, lowest first."""
+    out: list[int] = []
+    k = 0
     while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+        b = mask & 255
+        if b:
+            out.extend(_BYTE_BITS[k][b])
+        mask >>= 8
+        k += 1
+    return out
 
 
 _DECKS: dict[str, Deck] = {}

@@ -20,6 +20,7 @@ from .errors import IllegalAction, Rule
 from .events import Event, GameEnded, GameStarted, HandEnded, HandStarted, Phase
 from .hand import Hand, random_deal
 from .rules import Rules
+from .view import SeatView, observe
 
 
 def _rng(seed: int | str, *parts: object) -> random.Random:
@@ -77,6 +78,15 @@ class Game:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         return [] if self.is_over else self.hand.legal_actions(seat)
+
+    def view(self, player: int) -> SeatView:
+        """What `player` knows now (see engine.view)."""
+        return observe(self.hand, self.seat_of(player), tuple(self.totals), self.seatings[-1])
+
+    def seating_at(self, seq: int) -> tuple[int | None, ...]:
+        """The seating of the hand event `seq` belongs to (players by seat)."""
+        hand = self._event_hand[seq]
+        return self.seatings[hand - 1] if hand else tuple(range(self.rules.players))
 
     def events_for(self, player: int | None, start: int = 0) -> Iterator[tuple[int, Event]]:
         """(sequence number, event as `player` may see it); None = a spectator."""

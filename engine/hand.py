@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .actions import Action, ChooseOpen, PassCard, PileCard, Play
+from .actions import Action, ChooseOpen, PassCard, PileCard, Play, action_table
 from .cards import Card, Deck, iter_bits
 from .errors import IllegalAction, Rule
 from .events import (
@@ -107,6 +107,8 @@ class Hand:
         self.leader: int = (dealer + 1) % self.seats
         self.trick: list[int] = []
         self.trick_holders: list[int] = []
+        #: Per holder, a bit per suit it has shown it lacks (by not following).
+        self.voids: list[int] = [0] * rules.holders
         self._order: tuple[int, ...] = ()
         self._stages = stages(rules)
         self._stage = -1
@@ -114,8 +116,13 @@ class Hand:
             seat = self.holder_seat[h]
             cards = tuple(self.deck.cards_of(mask))
             self._emit(
-                CardsDealt(seat, h % 2 if rules.bright_house else 0, cards, len(cards),
-                           public=seat == self.lopaka)
+                CardsDealt(
+                    seat,
+                    h % 2 if rules.bright_house else 0,
+                    cards,
+                    len(cards),
+                    public=seat == self.lopaka,
+                )
             )
         self._next_stage()
 
@@ -143,7 +150,9 @@ class Hand:
         hand.rules, hand.deck, hand.number = rules, deck, 1
         hand.seats = rules.seats
         hand.lopaka = lopaka if rules.lopaka else None
-        hand.dealer = (lopaka + 1) % hand.seats if hand.lopaka is not None else (leader - 1) % hand.seats
+        hand.dealer = (
+            (lopaka + 1) % hand.seats if hand.lopaka is not None else (leader - 1) % hand.seats
+        )
         hand._emit = _ignore
         hand.holder_seat = (0, 0, 1, 1) if rules.bright_house else tuple(range(hand.seats))
         hand.open_hand = list(open_hand) if rules.bright_house else []
@@ -163,6 +172,7 @@ class Hand:
         hand._stage = next(i for i, (p, _) in enumerate(hand._stages) if p is Phase.PLAY)
         hand._order = hand.trick_order(leader)
         hand.trick, hand.trick_holders = [], []
+        hand.voids = [0] * rules.holders
         for card in trick:
             holder = hand._order[len(hand.trick)]
             hand.holdings[holder] |= card.mask  # _put takes it out of the hand again
@@ -187,6 +197,7 @@ class Hand:
         other.tricks = list(self.tricks)
         other.trick = list(self.trick)
         other.trick_holders = list(self.trick_holders)
+        other.voids = list(self.voids)
         return other
 
     # ----------------------------------------------------------------- reading
@@ -226,7 +237,8 @@ class Hand:
             return tuple(s for s in self.setup_seats() if len(done[s]) < want)
         if phase is Phase.PASS:
             return tuple(
-                s for s in self.setup_seats()
+                s
+                for s in self.setup_seats()
                 if len(self.passes.get(s, ())) < len(self.recipients(s))
             )
         if phase is Phase.OPEN:
@@ -246,27 +258,29 @@ class Hand:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of `seat`, or of every seat that must act now."""
-        seats = self.to_act() if seat is None else (seat,) if seat in self.to_act() else ()
         phase = self.phase
-        cards = self.deck.cards
+        table = action_table(self.deck.cards, self.seats)
+        if phase is Phase.PLAY:
+            mover = self.holder_seat[self._order[len(self.trick)]]
+            if seat is not None and seat != mover:
+                return []
+            plays = table.play[mover]
+            return [plays[c] for c in iter_bits(self.legal_play_mask())]
+        seats = self.to_act() if seat is None else (seat,) if seat in self.to_act() else ()
         out: list[Action] = []
         for s in seats:
-            if phase is Phase.PLAY:
-                holder = self.holder_to_play()
-                led = self.trick[0] if self.trick else None
-                mask = legal_cards(self.holdings[holder], led, self.deck.suit_masks, self.deck.suit_of)
-                out.extend(Play(s, c) for c in self.deck.cards_of(mask))
-            elif phase is Phase.PILE:
-                mask = self.holdings[self.setup_holder(s)]
-                out.extend(PileCard(s, c) for c in self.deck.cards_of(mask))
+            if phase is Phase.PILE:
+                piles = table.pile[s]
+                out.extend(piles[c] for c in iter_bits(self.holdings[self.setup_holder(s)]))
             elif phase is Phase.PASS:
                 mask = self.holdings[self.setup_holder(s)]
                 given = self.passes.get(s, {})
                 for to in self.recipients(s):
                     if to not in given:
-                        out.extend(PassCard(s, to, cards[i]) for i in iter_bits(mask))
+                        passes = table.passes[s][to]
+                        out.extend(passes[c] for c in iter_bits(mask))
             elif phase is Phase.OPEN:
-                out.extend((ChooseOpen(s, 0), ChooseOpen(s, 1)))
+                out.extend(table.choose_open[s])
         return out
 
     def legal_play_mask(self) -> int:
@@ -369,7 +383,9 @@ class Hand:
         seat = action.seat
         self._require(Phase.OPEN, seat, "choose the open hand")
         if seat in self._pending_open:
-            raise IllegalAction(Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its open hand")
+            raise IllegalAction(
+                Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its open hand"
+            )
         if action.hand not in (0, 1):
             raise IllegalAction(Rule.WRONG_HAND, f"hand {action.hand!r} is not 0 or 1")
         self._pending_open[seat] = action.hand
@@ -406,6 +422,10 @@ class Hand:
 
     def _put(self, holder: int, card: int) -> None:
         self.holdings[holder] &= ~(1 << card)
+        if self.trick:
+            led = self.deck.suit_of[self.trick[0]]
+            if self.deck.suit_of[card] != led:
+                self.voids[holder] |= 1 << led
         self.trick.append(card)
         self.trick_holders.append(holder)
         hand = holder % 2 if self.rules.bright_house else 0
@@ -422,7 +442,11 @@ class Hand:
             if holder != lopaka:
                 return
             card = lopaka_card(
-                self.holdings[holder], self.trick, self.price, self.deck.suit_masks, self.deck.suit_of
+                self.holdings[holder],
+                self.trick,
+                self.price,
+                self.deck.suit_masks,
+                self.deck.suit_of,
             )
             self._put(holder, card)
 
@@ -458,8 +482,15 @@ class Hand:
         self.tricks.append(done)
         self._emit(
             TrickWon(
-                number, self.leader, done.plays, winner, bought, done.price_after, self.owner,
-                None if returned is None else cards[returned], returned_to,
+                number,
+                self.leader,
+                done.plays,
+                winner,
+                bought,
+                done.price_after,
+                self.owner,
+                None if returned is None else cards[returned],
+                returned_to,
             )
         )
         self.trick, self.trick_holders = [], []
@@ -521,10 +552,11 @@ class Hand:
                 )
         want_undealt = 3 if rules.lopaka else 0
         if len(undealt) != want_undealt:
-            raise ValueError(f"pile: {len(undealt)} undealt cards, these rules leave {want_undealt}")
+            raise ValueError(
+                f"pile: {len(undealt)} undealt cards, these rules leave {want_undealt}"
+            )
         seen: set[Card] = set()
         for c in [c for cards in deal for c in cards] + list(undealt):
             if c in seen:
                 raise ValueError(f"deal: {c} is dealt twice")
             seen.add(c)
-

@@ -40,7 +40,9 @@ class Rules:
         elif self.target is None or not isinstance(self.target, int) or self.target < 1:
             raise RulesError(f"target: {self.target!r} is not a positive score")
         if len(self.deck) != 36:
-            raise RulesError(f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need 36")
+            raise RulesError(
+                f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need 36"
+            )
 
     @property
     def lopaka(self) -> bool:

@@ -35,7 +35,9 @@ def trick_winner(cards: Sequence[int], price: int) -> tuple[int, bool]:
     return best_pos, False
 
 
-def legal_cards(holding: int, led: int | None, suit_masks: Sequence[int], suit_of: Sequence[int]) -> int:
+def legal_cards(
+    holding: int, led: int | None, suit_masks: Sequence[int], suit_of: Sequence[int]
+) -> int:
     """The mask of cards a holder may play: follow the led suit when possible."""
     if led is None:
         return holding
@@ -44,7 +46,11 @@ def legal_cards(holding: int, led: int | None, suit_masks: Sequence[int], suit_o
 
 
 def lopaka_card(
-    holding: int, trick: Sequence[int], price: int, suit_masks: Sequence[int], suit_of: Sequence[int]
+    holding: int,
+    trick: Sequence[int],
+    price: int,
+    suit_masks: Sequence[int],
+    suit_of: Sequence[int],
 ) -> int:
     """Lopaka's policy (RULES.md): lead his highest; else the highest legal card
     that would win the trick as it stands; else his lowest legal card."""

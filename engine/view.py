@@ -1,0 +1,152 @@
+"""What one seat knows: the observation a bot decides on and a client draws.
+
+A view holds everything the seat may know under RULES.md ("What each seat may
+know") and nothing more, including what it can infer with certainty: the cards
+it passed are in the receiver's hand until played, a seat that did not follow
+suit holds none of that suit, Lopaka's hand and the bright house's open hands
+lie face up.  `unseen` is the rest: the cards a sampler must distribute over
+the hidden hands and the pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, Suit, iter_bits
+from .events import Phase
+from .hand import Hand
+from .rules import Rules
+from .tricks import Trick
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    rules: Rules
+    hand_number: int
+    dealer: int
+    lopaka: int | None
+    #: The player in each seat of this hand (None for Lopaka).
+    seat_players: tuple[int | None, ...]
+    phase: Phase
+    #: Bright house: which of each seat's hands the pile/pass stage uses.
+    stage_hand: int | None
+    to_act: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
+    #: The seat each holder belongs to; holders are seats except in the bright
+    #: house, where seat p holds hands 2p and 2p+1.
+    holder_seat: tuple[int, ...]
+    #: Cards of every holder this seat can see (its own, Lopaka's, open hands).
+    visible: dict[int, tuple[Card, ...]]
+    hand_sizes: tuple[int, ...]
+    #: Bright house: the open hand of each seat once revealed.
+    open_hand: tuple[int | None, ...]
+    pile_size: int
+    my_pile_cards: tuple[Card, ...]
+    #: (receiver, card) this seat passed; (giver, card) it received.
+    passes_given: tuple[tuple[int, Card], ...]
+    passes_received: tuple[tuple[int, Card], ...]
+    #: Per holder: cards known to be there though not visible (passed to it, unplayed).
+    known: dict[int, tuple[Card, ...]]
+    #: Per holder: suits it has shown it does not hold.
+    voids: tuple[frozenset[Suit], ...]
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    price: Card | None
+    owner: int | None
+    taken: tuple[tuple[Card, ...], ...]
+    points_taken: tuple[int, ...]
+    #: Cards whose place this seat does not know (hidden hands and the pile).
+    unseen: tuple[Card, ...]
+    #: Running totals per player.
+    totals: tuple[int, ...]
+
+    @property
+    def my_cards(self) -> tuple[Card, ...]:
+        """The seat's own cards (both hands in the bright house)."""
+        own = [h for h, s in enumerate(self.holder_seat) if s == self.seat]
+        return tuple(sorted(c for h in own for c in self.visible.get(h, ())))
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        return tuple(a.card for a in self.legal_actions if hasattr(a, "card"))
+
+
+def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=None) -> SeatView:
+    """The view of `seat` (never Lopaka's: he does not decide) on a hand."""
+    deck = hand.deck
+    cards = deck.cards
+    cards_of = deck.cards_of
+    rules = hand.rules
+    holder_seat = hand.holder_seat
+    bright = rules.bright_house
+    holdings = hand.holdings
+
+    seen = 0
+    visible: dict[int, tuple[Card, ...]] = {}
+    for h, owner_seat in enumerate(holder_seat):
+        shown = owner_seat == seat or owner_seat == hand.lopaka
+        if bright and hand.open_hand[owner_seat] is not None:
+            shown = shown or h % 2 == hand.open_hand[owner_seat]
+        if shown:
+            visible[h] = tuple(cards_of(holdings[h]))
+            seen |= holdings[h]
+
+    given = [(to, card, stage) for giver, to, card, stage in hand.pass_log if giver == seat]
+    given += [(to, card, hand.stage_hand) for to, card in hand.passes.get(seat, {}).items()]
+    received = [(g, card) for g, to, card, _ in hand.pass_log if to == seat]
+    known: dict[int, tuple[Card, ...]] = {}
+    for to, card, stage in given:
+        seen |= 1 << card
+        holder = to if not bright else 2 * to + (stage or 0)
+        if holder not in visible and holdings[holder] >> card & 1:
+            known[holder] = (*known.get(holder, ()), cards[card])
+
+    for m in hand.taken:
+        seen |= m
+    for c in hand.trick:
+        seen |= 1 << c
+    my_pile = hand.pile_by_seat.get(seat, ())
+    for c in my_pile:
+        seen |= 1 << c
+    if hand.price_card is not None:
+        seen |= 1 << hand.price_card
+    if hand.phase is Phase.OVER:
+        for c in hand.pile:
+            seen |= 1 << c
+
+    return SeatView(
+        seat=seat,
+        rules=rules,
+        hand_number=hand.number,
+        dealer=hand.dealer,
+        lopaka=hand.lopaka,
+        seat_players=tuple(range(hand.seats) if seat_players is None else seat_players),
+        phase=hand.phase,
+        stage_hand=hand.stage_hand,
+        to_act=hand.to_act(),
+        legal_actions=tuple(hand.legal_actions(seat)) if seat != hand.lopaka else (),
+        holder_seat=holder_seat,
+        visible=visible,
+        hand_sizes=tuple(m.bit_count() for m in holdings),
+        open_hand=tuple(hand.open_hand),
+        pile_size=len(hand.pile),
+        my_pile_cards=tuple(cards[c] for c in my_pile),
+        passes_given=tuple((to, cards[c]) for to, c, _ in given),
+        passes_received=tuple((g, cards[c]) for g, c in received),
+        known=known,
+        voids=tuple(frozenset(Suit(s) for s in iter_bits(v)) for v in hand.voids),
+        leader=hand.leader,
+        trick=tuple(
+            (holder_seat[h], cards[c]) for h, c in zip(hand.trick_holders, hand.trick, strict=True)
+        ),
+        tricks=tuple(hand.tricks),
+        price=None if hand.price_card is None else cards[hand.price_card],
+        owner=hand.owner,
+        taken=tuple(tuple(cards_of(m)) for m in hand.taken),
+        points_taken=hand.points_taken(),
+        unseen=tuple(cards_of(deck.full_mask & ~seen)),
+        totals=tuple(totals),
+    )

@@ -1,0 +1,86 @@
+"""The reference solver: plain minimax over the engine's own Hand.
+
+It exists to be obviously right, not fast: every move goes through
+`Hand.legal_actions()` and `Hand.apply()`, Lopaka moves through
+`Hand.autoplay()`, and a finished hand is valued with `Hand.scores()`, so it
+shares no rule code with the compiled search it checks.  The only addition to
+textbook minimax is a memo keyed on the complete state of the hand (every
+holding, the trick, the leader, price, owner and every seat's taken cards):
+the rest of the hand is a function of exactly that, so the memo cannot change a
+value, it only keeps the differential tests affordable.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import Play
+from ..engine.cards import Card
+from ..engine.hand import Hand
+from ..engine.tricks import lopaka_card
+
+
+def _key(hand: Hand) -> tuple:
+    return (
+        tuple(hand.holdings),
+        tuple(hand.trick),
+        hand.leader,
+        hand.price_card,
+        hand.owner,
+        tuple(hand.taken),
+    )
+
+
+class ReferenceSolver:
+    """Minimax for one root seat: it maximises its score, the others minimise it."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.nodes = 0
+        self._memo: dict[tuple, int] = {}
+
+    def value(self, hand: Hand) -> int:
+        self.nodes += 1
+        if hand.is_over:
+            return hand.scores()[self.root]
+        key = _key(hand)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        seat = hand.to_act()[0]
+        if seat == hand.lopaka:
+            child = hand.copy()
+            child.autoplay()
+            result = self.value(child)
+        else:
+            values = []
+            for action in hand.legal_actions(seat):
+                child = hand.copy()
+                child.apply(action)
+                values.append(self.value(child))
+            result = max(values) if seat == self.root else min(values)
+        self._memo[key] = result
+        return result
+
+
+def reference_solve(hand: Hand) -> tuple[int, dict[Card, int], int]:
+    """(seat to move, value of each legal card, nodes) for a hand in its play phase.
+
+    With Lopaka to move, the one card his policy plays, valued for his own score.
+    """
+    seat = hand.to_act()[0]
+    solver = ReferenceSolver(seat)
+    values: dict[Card, int] = {}
+    if seat == hand.lopaka:
+        deck = hand.deck
+        card = lopaka_card(
+            hand.holdings[hand.holder_to_play()], hand.trick, hand.price,
+            deck.suit_masks, deck.suit_of,
+        )
+        child = hand.copy()
+        child.autoplay()
+        values[deck.cards[card]] = solver.value(child)
+    else:
+        for action in hand.legal_actions(seat):
+            child = hand.copy()
+            child.apply(action)
+            values[action.card] = solver.value(child)
+    return seat, values, solver.nodes

@@ -1,0 +1,181 @@
+"""Helpers shared by the engine tests.
+
+The expectations in these helpers come from RULES.md, not from the engine:
+the point table, the card order and the number of tricks are written out
+here again on purpose, so that a mistake in the engine's tables shows up.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from cursedbottle.engine.cards import CURSED_BOTTLE, Card
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.rules import Rules
+
+DECK = CURSED_BOTTLE
+
+#: RULES.md: ranks lowest first, suits ♦ < ♥ < ♠ within a rank.
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+SUITS = ("D", "H", "S")
+#: RULES.md point table: A–4 one point, 5–9 two, 10–Q three.
+RANK_POINTS = {
+    "A": 1, "2": 1, "3": 1, "4": 1,
+    "5": 2, "6": 2, "7": 2, "8": 2, "9": 2,
+    "10": 3, "J": 3, "Q": 3,
+}
+#: 2 × 4 + ... : 12 cards per suit, three suits.
+DECK_POINTS = 69
+#: Cards below the price joker (6½): A..6 in three suits.
+JOKER_THRESHOLD = 18
+
+#: Every variant the properties run over.
+CONFIGS: tuple[Rules, ...] = (
+    Rules(3),
+    Rules(3, hot_bottle=True),
+    Rules(4),
+    Rules(4, hot_bottle=True),
+    Rules(2),
+    Rules(2, hot_bottle=True),
+    Rules(2, bright_house=True),
+    Rules(2, bright_house=True, hot_bottle=True),
+)
+
+
+def config_id(rules: Rules) -> str:
+    name = f"{rules.players}p"
+    if rules.players == 2:
+        name += "-bright" if rules.bright_house else "-lopaka"
+    if rules.hot_bottle:
+        name += "-hot"
+    return name
+
+
+def card(text: str) -> Card:
+    return DECK.card(text)
+
+
+def cards(text: str) -> list[Card]:
+    """`"9H 5H QH"` → the cards."""
+    return [DECK.card(t) for t in text.split()]
+
+
+def mask(text: str) -> int:
+    return DECK.mask_of(cards(text))
+
+
+def order_index(c: Card) -> int:
+    """The place of a card in the total order of RULES.md, computed from its face."""
+    return RANKS.index(c.rank) * 3 + SUITS.index(c.suit.letter)
+
+
+def points(cs) -> int:
+    """Points of cards by the RULES.md table (not the engine's)."""
+    return sum(RANK_POINTS[c.rank] for c in cs)
+
+
+def expected_tricks(rules: Rules) -> int:
+    """RULES.md: 11 tricks with 3 players, 8 with 4, 11 with Lopaka, 8 in the bright house."""
+    if rules.bright_house:
+        return 8
+    if rules.players == 2:
+        return 11
+    return {3: 11, 4: 8}[rules.players]
+
+
+def expected_pile_size(rules: Rules) -> int:
+    if rules.bright_house:
+        return 4
+    if rules.players == 2:
+        return 3
+    return rules.players
+
+
+def fingerprint(hand: Hand) -> tuple:
+    """Everything a refused action must leave as it was."""
+    return (
+        tuple(hand.holdings),
+        tuple(hand.pile),
+        tuple(sorted((s, tuple(v)) for s, v in hand.pile_by_seat.items())),
+        tuple(sorted((g, tuple(sorted(v.items()))) for g, v in hand.passes.items())),
+        tuple(hand.pass_log),
+        tuple(hand.open_hand),
+        tuple(sorted(hand._pending_open.items())),
+        tuple(hand.trick),
+        tuple(hand.trick_holders),
+        tuple(hand.taken),
+        hand.price,
+        hand.price_card,
+        hand.owner,
+        tuple(hand.tricks),
+        hand.leader,
+        hand.phase,
+        hand.stage_hand,
+        hand.to_act(),
+    )
+
+
+def game_fingerprint(game: Game) -> tuple:
+    return (
+        fingerprint(game.hand),
+        len(game.events),
+        len(game.actions),
+        len(game.hands),
+        tuple(game.totals),
+        game.winner,
+    )
+
+
+def card_places(hand: Hand) -> list[tuple[str, int]]:
+    """Every place a card can be in, as (name, bit mask)."""
+    places = [(f"holder {h}", m) for h, m in enumerate(hand.holdings)]
+    places.append(("pile", sum(1 << c for c in hand.pile)))
+    for giver, chosen in hand.passes.items():
+        for to, c in chosen.items():
+            places.append((f"pass {giver}->{to}", 1 << c))
+    places.append(("trick", sum(1 << c for c in hand.trick)))
+    places.extend((f"taken {s}", m) for s, m in enumerate(hand.taken))
+    if hand.price_card is not None:
+        places.append(("price card", 1 << hand.price_card))
+    return places
+
+
+def assert_every_card_once(hand: Hand) -> None:
+    """Each of the 36 cards is in exactly one place; counted one by one."""
+    seen: dict[int, str] = {}
+    for name, m in card_places(hand):
+        for c in DECK.cards_of(m):
+            assert c.index not in seen, f"{c} is in {seen[c.index]} and in {name}"
+            seen[c.index] = name
+        # a list-valued place must not hold a card twice either
+    assert len(hand.pile) == len(set(hand.pile)), f"pile holds a card twice: {hand.pile}"
+    assert len(hand.trick) == len(set(hand.trick)), f"trick holds a card twice: {hand.trick}"
+    missing = [c for c in DECK.cards if c.index not in seen]
+    assert not missing, f"cards in no place: {missing}"
+    assert len(seen) == 36
+
+
+def play_random_game(
+    rules: Rules,
+    seed: int | str,
+    rng: random.Random,
+    after_action: Callable[[Game], None] | None = None,
+) -> Game:
+    game = Game(rules, seed=seed)
+    if after_action:
+        after_action(game)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        if after_action:
+            after_action(game)
+        assert len(game.actions) < 20_000, "the game does not end"
+    return game
+
+
+@pytest.fixture
+def deck():
+    return DECK
