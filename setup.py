@@ -7,7 +7,9 @@ so that generic names such as `server` or `client` never collide in site-package
 
 from pathlib import Path
 
-from setuptools import setup
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).parent
 LAYERS = ["engine", "solver", "bots", "server", "client", "cli"]
@@ -27,8 +29,46 @@ def packages() -> dict[str, str]:
 
 
 PACKAGE_DIR = packages()
+#: The wire contract (proto/cursedbottle/v1/*.proto), generated at build time.
+PACKAGE_DIR["cursedbottle.v1"] = "proto/cursedbottle/v1"
+PROTOS = ["cursedbottle/v1/game.proto", "cursedbottle/v1/table.proto"]
+
+
+def generate_protos() -> None:
+    """Compile the .proto files next to themselves, with `proto/` as the include root,
+    so that the generated modules import each other as `cursedbottle.v1.*`."""
+    from grpc_tools import protoc
+
+    include = ROOT / "proto"
+    args = ["protoc", f"-I{include}", f"--python_out={include}", f"--pyi_out={include}"]
+    if protoc.main([*args, *PROTOS]) != 0:
+        raise RuntimeError("protoc failed on " + ", ".join(PROTOS))
+    grpc_args = ["protoc", f"-I{include}", f"--grpc_python_out={include}", PROTOS[1]]
+    if protoc.main(grpc_args) != 0:
+        raise RuntimeError("protoc failed on " + PROTOS[1])
+
+
+class BuildPyWithProtos(build_py):
+    """Generate the gRPC code before the packages are collected (editable installs too)."""
+
+    def run(self) -> None:
+        generate_protos()
+        super().run()
+
+#: The solver's compiled search.  Building it needs Cython and a C compiler;
+#: there is deliberately no pure-Python fallback (the build fails loudly).
+EXTENSIONS = [
+    Extension(
+        "cursedbottle.solver._search",
+        ["solver/_search.pyx"],
+        extra_compile_args=["-O3"],
+    ),
+]
 
 setup(
     packages=sorted(PACKAGE_DIR),
     package_dir=PACKAGE_DIR,
+    package_data={"cursedbottle.v1": ["*.proto", "*.pyi"]},
+    cmdclass={"build_py": BuildPyWithProtos},
+    ext_modules=cythonize(EXTENSIONS, compiler_directives={"language_level": "3"}),
 )

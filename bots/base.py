@@ -36,7 +36,7 @@ def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by its name (`random`, …), seeded for reproducibility."""
-    from . import random_bot  # noqa: F401  (registers itself)
+    from . import heuristic_bot, random_bot, rule_bot, strong_bot  # noqa: F401  (registering)
 
     try:
         return _REGISTRY[name](seed)

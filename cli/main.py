@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("play", "replay", "solve")
+SUBCOMMANDS = ("play", "simulate", "replay", "solve", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

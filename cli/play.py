@@ -24,16 +24,22 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
     """The rule-set options every table-making command shares."""
-    p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="people at the table")
+    if players:
+        p.add_argument(
+            "--players", type=int, default=3, choices=(2, 3, 4), help="people at the table"
+        )
     p.add_argument("--hot-bottle", action="store_true", help="the owner also loses own tricks")
     p.add_argument(
         "--bright-house", action="store_true", help="two players, two hands each, no Lopaka"
     )
     end = p.add_mutually_exclusive_group()
-    end.add_argument("--target", type=int, default=100, help="points that end the game")
-    end.add_argument("--hands", type=int, default=None, help="play this many hands instead")
+    end.add_argument("--target", type=int, default=100, help="points that end a game")
+    end.add_argument(
+        "--game-hands", dest="game_hands", type=int, default=None,
+        help="a game is this many hands instead",
+    )
 
 
 def rules_from_args(args: argparse.Namespace):
@@ -44,7 +50,7 @@ def rules_from_args(args: argparse.Namespace):
         hot_bottle=args.hot_bottle,
         bright_house=args.bright_house,
         target=args.target,
-        hands=args.hands,
+        hands=args.game_hands,
     )
 
 
@@ -52,12 +58,13 @@ def run(args: argparse.Namespace) -> int:
     import secrets
 
     from cursedbottle.bots import make_bot
+    from cursedbottle.bots.simulation import stable_seed
     from cursedbottle.engine.rules import RulesError
 
     try:
         rules = rules_from_args(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
-        bots = {p: make_bot(args.bots, seed=hash((str(seed), p))) for p in range(1, rules.players)}
+        bots = {p: make_bot(args.bots, seed=stable_seed(seed, p)) for p in range(1, rules.players)}
     except (RulesError, ValueError) as exc:
         return fail(str(exc))
     table = TextTable(rules, seed, bots, args.name, input_fn=input, out=sys.stdout)
@@ -252,7 +259,8 @@ def describe(event, seat_name, player_names) -> str | None:
         )
     if isinstance(event, ev.GameEnded):
         return (
-            f"=== Game over after {event.hands_played} hands: {player_names[event.winner]} wins. "
+            f"=== Game over after {event.hands_played} hand{'s' * (event.hands_played != 1)}: "
+            f"{player_names[event.winner]} wins. "
             f"Totals: {_totals(event.totals, player_names)}"
         )
     return None

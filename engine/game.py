@@ -65,6 +65,11 @@ class Game:
     def dealer_player(self) -> int:
         return (self.first_dealer + len(self.hands) - 1) % self.rules.players
 
+    @property
+    def hand_actions(self) -> list[Action]:
+        """The actions accepted in the current hand so far."""
+        return self.actions[self._hand_first_action :]
+
     def seat_of(self, player: int) -> int:
         """The seat `player` has in the current hand."""
         return self.seatings[-1].index(player)
@@ -142,6 +147,7 @@ class Game:
         deal, undealt = random_deal(self.rules, _rng(self.seed, "hand", number))
         self.seatings.append(seating)
         self._hand_number = number
+        self._hand_first_action = len(self.actions)
         lopaka = (dealer_seat - 1) % len(seating) if self.rules.lopaka else None
         self._emit(HandStarted(number, dealer_seat, seating, lopaka))
         self.hands.append(Hand(self.rules, dealer_seat, deal, undealt, self._emit, number))

@@ -212,6 +212,11 @@ class Hand:
         return self._stages[self._stage][1]
 
     @property
+    def pending_open(self) -> dict[int, int]:
+        """Bright house: open hands chosen but not yet revealed (seat -> hand)."""
+        return dict(self._pending_open)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
@@ -433,6 +438,13 @@ class Hand:
         if len(self.trick) == len(self._order):
             self._finish_trick()
 
+    def push_unchecked(self, card: int) -> None:
+        """Play card index `card` for the holder to move, without the checks of
+        `apply`: for search and rollouts, whose caller takes it from
+        `legal_play_mask()`.  Lopaka then moves if it is his turn."""
+        self._put(self._order[len(self.trick)], card)
+        self.autoplay()
+
     def autoplay(self) -> None:
         """Lopaka plays whenever it is his turn: he is not a player.  (A position
         laid out with `at_position` may leave him to move; this moves him.)"""
@@ -543,6 +555,8 @@ class Hand:
 
     def _check_deal(self, deal: Sequence[Sequence[Card]], undealt: Sequence[Card]) -> None:
         rules = self.rules
+        if not isinstance(self.dealer, int) or not 0 <= self.dealer < rules.seats:
+            raise ValueError(f"dealer: {self.dealer!r} is not a seat of {rules.seats}")
         if len(deal) != rules.holders:
             raise ValueError(f"deal: {len(deal)} hands given, these rules deal {rules.holders}")
         for h, cards in enumerate(deal):

@@ -158,10 +158,12 @@ class Position:
         """Parse and check a FORMATS.md position; PositionError names the field."""
         if not isinstance(data, dict):
             raise PositionError("position: expected a JSON object")
-        for key in ("rules", "hands", "pile", "price", "owner", "taken", "leader", "trick"):
+        if "rules" not in data:
+            raise PositionError("rules: missing")
+        rules = _rules(data["rules"], deck)
+        for key in ("hands", "pile", "price", "owner", "taken", "leader", "trick"):
             if key not in data:
                 raise PositionError(f"{key}: missing")
-        rules = _rules(data["rules"], deck)
         hands = _card_lists(data["hands"], "hands", deck)
         pile = _cards(data["pile"], "pile", deck)
         price_text = data["price"]
@@ -215,10 +217,14 @@ class Position:
             what = "4 hands (two per player)" if rules.bright_house else f"{rules.seats} hands"
             raise PositionError(f"hands: {len(self.hands)} given, these rules need {what}")
         if len(self.taken) != rules.seats:
-            raise PositionError(f"taken: {len(self.taken)} given, these rules have {rules.seats} seats")
+            raise PositionError(
+                f"taken: {len(self.taken)} given, these rules have {rules.seats} seats"
+            )
         want_pile = 3 if rules.lopaka or rules.players == 3 else 4
         if len(self.pile) != want_pile:
-            raise PositionError(f"pile: {len(self.pile)} cards, these rules make a pile of {want_pile}")
+            raise PositionError(
+                f"pile: {len(self.pile)} cards, these rules make a pile of {want_pile}"
+            )
         if not 0 <= self.leader < rules.seats:
             raise PositionError(f"leader: {self.leader} is not a seat")
         if (self.price is None) != (self.owner is None):
@@ -250,7 +256,6 @@ class Position:
                 f"trick: {len(self.trick)} cards, a trick in progress has fewer than {holders}"
             )
         order = self.trick_order()
-        played = order[: len(self.trick)]
         counts = [len(h) for h in self.hands]
         to_play = counts[order[len(self.trick)]]
         if to_play == 0:
@@ -287,7 +292,7 @@ class Position:
 
 def _rules(raw: object, deck: Deck) -> Rules:
     if not isinstance(raw, dict):
-        raise PositionError("rules: expected an object like {\"players\": 3, \"hot_bottle\": false}")
+        raise PositionError('rules: expected an object like {"players": 3, "hot_bottle": false}')
     players = raw.get("players")
     if type(players) is not int:
         raise PositionError(f"rules.players: {players!r} is not 2, 3 or 4")

@@ -40,6 +40,8 @@ class SeatView:
     #: Cards of every holder this seat can see (its own, Lopaka's, open hands).
     visible: dict[int, tuple[Card, ...]]
     hand_sizes: tuple[int, ...]
+    #: The seat's own holders' cards as dealt (before the pile and the passes).
+    dealt: dict[int, tuple[Card, ...]]
     #: Bright house: the open hand of each seat once revealed.
     open_hand: tuple[int | None, ...]
     pile_size: int
@@ -52,6 +54,8 @@ class SeatView:
     #: Per holder: suits it has shown it does not hold.
     voids: tuple[frozenset[Suit], ...]
     leader: int
+    #: The holders in play order for the trick in progress (empty outside play).
+    trick_order: tuple[int, ...]
     trick: tuple[tuple[int, Card], ...]
     tricks: tuple[Trick, ...]
     price: Card | None
@@ -68,6 +72,16 @@ class SeatView:
         """The seat's own cards (both hands in the bright house)."""
         own = [h for h, s in enumerate(self.holder_seat) if s == self.seat]
         return tuple(sorted(c for h in own for c in self.visible.get(h, ())))
+
+    @property
+    def price_threshold(self) -> int:
+        """A card is below the price exactly when its index is below this."""
+        return self.rules.deck.joker_position if self.price is None else self.price.index
+
+    @property
+    def holder_to_play(self) -> int | None:
+        """The holder whose card comes next in the trick (None outside play)."""
+        return self.trick_order[len(self.trick)] if self.trick_order else None
 
     @property
     def legal_cards(self) -> tuple[Card, ...]:
@@ -131,6 +145,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         holder_seat=holder_seat,
         visible=visible,
         hand_sizes=tuple(m.bit_count() for m in holdings),
+        dealt={h: tuple(cards_of(hand.dealt[h])) for h, s in enumerate(holder_seat) if s == seat},
         open_hand=tuple(hand.open_hand),
         pile_size=len(hand.pile),
         my_pile_cards=tuple(cards[c] for c in my_pile),
@@ -139,6 +154,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         known=known,
         voids=tuple(frozenset(Suit(s) for s in iter_bits(v)) for v in hand.voids),
         leader=hand.leader,
+        trick_order=hand.trick_order(hand.leader) if hand.phase is Phase.PLAY else (),
         trick=tuple(
             (holder_seat[h], cards[c]) for h, c in zip(hand.trick_holders, hand.trick, strict=True)
         ),

@@ -12,7 +12,6 @@ value, it only keeps the differential tests affordable.
 
 from __future__ import annotations
 
-from ..engine.actions import Play
 from ..engine.cards import Card
 from ..engine.hand import Hand
 from ..engine.tricks import lopaka_card

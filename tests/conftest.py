@@ -7,12 +7,22 @@ here again on purpose, so that a mistake in the engine's tables shows up.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
-import pytest
-
 from cursedbottle.engine.cards import CURSED_BOTTLE, Card
+from cursedbottle.engine.events import (
+    CardPassed,
+    CardPlayed,
+    CardsDealt,
+    HandEnded,
+    HandStarted,
+    OpenHandChosen,
+    OpenHandRevealed,
+    PassChosen,
+    PileCardPlaced,
+)
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.rules import Rules
@@ -116,6 +126,7 @@ def fingerprint(hand: Hand) -> tuple:
         hand.phase,
         hand.stage_hand,
         hand.to_act(),
+        tuple(getattr(hand, "voids", ())),
     )
 
 
@@ -164,18 +175,111 @@ def play_random_game(
     seed: int | str,
     rng: random.Random,
     after_action: Callable[[Game], None] | None = None,
+    max_hands: int | None = None,
 ) -> Game:
+    """A random legal game, to its end or until `max_hands` hands are finished.
+
+    (With the hot bottle the totals can drift below zero for good, so a game to
+    a target need not end at all: callers that want whole games cap it.)
+    """
     game = Game(rules, seed=seed)
     if after_action:
         after_action(game)
     while not game.is_over:
+        if max_hands is not None and len(game.hands) > max_hands:
+            break
         game.apply(rng.choice(game.legal_actions()))
         if after_action:
             after_action(game)
-        assert len(game.actions) < 20_000, "the game does not end"
     return game
 
 
-@pytest.fixture
-def deck():
-    return DECK
+# ------------------------------------------------------------------ secrecy
+
+
+def cards_in(value) -> set[Card]:
+    """Every card an event mentions (not descending into the rule set's deck)."""
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, tuple | list):
+        out: set[Card] = set()
+        for v in value:
+            out |= cards_in(v)
+        return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, Rules):
+        out = set()
+        for f in dataclasses.fields(value):
+            v = getattr(value, f.name)
+            if not isinstance(v, Rules):
+                out |= cards_in(v)
+        return out
+    return set()
+
+
+def check_secrecy(game: Game, player: int | None) -> None:
+    """What `player` (None = spectator) sees names only cards it may know.
+
+    The seat's knowledge is rebuilt from the ground truth (the hands' deals,
+    the unfiltered events): its own dealt cards and Lopaka's; the passes it
+    gave and received, from the moment they are picked up; every card played;
+    the open hands once revealed; the pile once the hand has ended.  Every card
+    of every event in its stream must be in that set at that moment, the pile
+    (but its own pile cards) never before the hand's end, and the parts it may
+    see must not be blanked either.
+    """
+    stream = dict(game.events_for(player))
+    assert list(stream) == sorted(stream)
+    known: set[Card] = set()
+    secret_pile: set[Card] = set()
+    hand = seat = None
+    for seq, raw in enumerate(game.events):
+        if isinstance(raw, HandStarted):
+            hand = game.hands[raw.number - 1]
+            seat = None if player is None else raw.seat_players.index(player)
+            deck = hand.deck
+            mine = [h for h, s in enumerate(hand.holder_seat) if s == seat]
+            known = set()
+            for h in mine:
+                known |= set(deck.cards_of(hand.dealt[h]))
+            if hand.lopaka is not None:
+                known |= set(deck.cards_of(hand.dealt[hand.lopaka]))
+            own_pile = set() if seat is None else set(hand.pile_by_seat.get(seat, []))
+            secret_pile = {deck.cards[c] for c in hand.pile if c not in own_pile}
+        # what this event makes known to the seat, by the ground truth
+        passed_here = isinstance(raw, CardPassed) and seat is not None and seat in (
+            raw.seat, raw.to
+        )
+        if passed_here or isinstance(raw, CardPlayed):
+            known.add(raw.card)
+        elif isinstance(raw, OpenHandRevealed):
+            known |= set(raw.cards)
+        elif isinstance(raw, HandEnded):
+            known |= set(raw.pile)
+            secret_pile = set()
+        seen = stream.get(seq)
+        if seen is None:
+            continue
+        assert type(seen) is type(raw)
+        mentioned = cards_in(seen)
+        leaked = mentioned - known
+        assert not leaked, f"player {player} sees {sorted(leaked)} in event {seq}: {seen}"
+        assert not mentioned & secret_pile, f"player {player} sees the pile in {seen}"
+        # the secret parts are blanked for everybody else
+        if isinstance(seen, PileCardPlaced | PassChosen | OpenHandChosen) and raw.seat != seat:
+            assert seen == dataclasses.replace(
+                raw, **{"hand" if isinstance(raw, OpenHandChosen) else "card": None}
+            ), seen
+        if isinstance(seen, CardPassed) and seat not in (raw.seat, raw.to):
+            assert seen.card is None
+        # and what the seat may see is there (the filter does not hide everything)
+        public_deal = isinstance(raw, CardsDealt) and (raw.seat == seat or raw.seat == hand.lopaka)
+        if public_deal or isinstance(
+            raw, CardPlayed | OpenHandRevealed | HandEnded | HandStarted
+        ):
+            assert seen == raw, (player, seen)
+        if isinstance(raw, PileCardPlaced | PassChosen | OpenHandChosen) and raw.seat == seat:
+            assert seen == raw
+        if isinstance(raw, CardPassed) and seat in (raw.seat, raw.to):
+            assert seen == raw
+
+

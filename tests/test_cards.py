@@ -9,11 +9,9 @@ and the German display (Ass, B, D; Karo, Herz, Pik).
 from __future__ import annotations
 
 import pytest
-
+from conftest import DECK_POINTS, JOKER_THRESHOLD, RANK_POINTS, RANKS, SUITS, card, cards, mask
 from cursedbottle.engine.cards import CURSED_BOTTLE, JOKER, Suit
 from cursedbottle.engine.tricks import trick_winner
-
-from conftest import DECK_POINTS, JOKER_THRESHOLD, RANK_POINTS, RANKS, SUITS, card, cards, mask
 
 DECK = CURSED_BOTTLE
 

@@ -1,0 +1,130 @@
+"""Benchmark of the double-dummy solver on fixed-seed suites of positions.
+
+Each suite is 20 positions reached by random legal play through the engine
+(random deal, piles, passes and cards; Lopaka by his policy), stopped at the
+start of a trick with the given number of tricks left; 11 left with three
+players is the first lead of a real hand.  Every position is solved in full
+(a value for every legal card).  Per suite: median, p90 and max time, median
+nodes and nodes/s; on the small suites the pure-Python reference solves the
+same positions in the same run and the speed ratio is printed.
+
+    .venv/bin/python bench/solver_bench.py            # everything (a few minutes)
+    .venv/bin/python bench/solver_bench.py --quick    # 5 positions per suite
+    .venv/bin/python bench/solver_bench.py --without tt --suite 3p-8
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from cursedbottle.engine.rules import Rules
+from cursedbottle.solver import _search, solve
+from cursedbottle.solver.reference import reference_solve
+from cursedbottle.solver.sampling import random_position
+
+#: name -> (rules, tricks left, whether the reference runs on it by default)
+SUITES: dict[str, tuple[Rules, int, bool]] = {
+    "3p-5": (Rules(3), 5, True),
+    "3p-8": (Rules(3), 8, False),
+    "3p-11": (Rules(3), 11, False),
+    "4p-5": (Rules(4), 5, True),
+    "4p-8": (Rules(4), 8, False),
+    "2p-lopaka-8": (Rules(2), 8, False),
+    "2p-lopaka-11": (Rules(2), 11, False),
+}
+#: The issue's bars: suite -> median seconds.
+BARS = {"3p-8": 0.020, "3p-11": 1.0, "4p-8": 0.5}
+
+
+def positions(name: str, count: int):
+    rules, left, _ = SUITES[name]
+    rng = random.Random(f"solver-bench:{name}")
+    return [random_position(rules, rng, left, in_trick=0) for _ in range(count)]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run_suite(name: str, count: int, opts: int, reference: bool) -> dict:
+    times, nodes, ref_times = [], [], []
+    for pos in positions(name, count):
+        start = time.perf_counter()
+        sol = solve(pos, opts)
+        times.append(time.perf_counter() - start)
+        nodes.append(sol.nodes)
+        if reference:
+            start = time.perf_counter()
+            _, values, _ = reference_solve(pos.to_hand())
+            ref_times.append(time.perf_counter() - start)
+            if opts == _search.ALL_OPTIONS and values != sol.values:
+                raise SystemExit(f"{name}: the reference disagrees on {json.dumps(pos.to_json())}")
+    out = {
+        "suite": name,
+        "positions": count,
+        "median_s": statistics.median(times),
+        "p90_s": pct(times, 0.9),
+        "max_s": max(times),
+        "median_nodes": int(statistics.median(nodes)),
+        "nodes_per_s": sum(nodes) / sum(times),
+    }
+    if ref_times:
+        out["reference_median_s"] = statistics.median(ref_times)
+        out["speedup_total"] = sum(ref_times) / sum(times)
+        out["speedup_median"] = statistics.median(r / t for r, t in zip(ref_times, times, strict=True))
+    if name in BARS:
+        out["bar_s"] = BARS[name]
+        out["bar_met"] = out["median_s"] <= BARS[name]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="5 positions per suite")
+    parser.add_argument("--positions", type=int, default=None, help="positions per suite")
+    parser.add_argument("--suite", action="append", choices=sorted(SUITES), help="only these")
+    parser.add_argument(
+        "--without", action="append", default=[], choices=sorted(_search.OPTIONS),
+        help="switch a search technique off (to measure what it buys)",
+    )
+    parser.add_argument("--no-reference", action="store_true", help="skip the Python reference")
+    parser.add_argument("--json", action="store_true", help="one JSON object per suite")
+    args = parser.parse_args(argv)
+    count = args.positions or (5 if args.quick else 20)
+    opts = _search.ALL_OPTIONS
+    for name in args.without:
+        opts &= ~_search.OPTIONS[name]
+    failed = False
+    for name in args.suite or list(SUITES):
+        reference = SUITES[name][2] and not args.no_reference
+        if args.quick and name == "4p-5":
+            reference = False
+        row = run_suite(name, count, opts, reference)
+        failed |= row.get("bar_met") is False
+        if args.json:
+            print(json.dumps(row))
+        else:
+            line = (
+                f"{name:14} n={count:<3} median {row['median_s'] * 1000:9.2f} ms"
+                f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"
+                f"  nodes {row['median_nodes']:>10}  {row['nodes_per_s'] / 1e6:6.2f} Mnodes/s"
+            )
+            if "speedup_total" in row:
+                line += (
+                    f"  reference {row['reference_median_s'] * 1000:.0f} ms,"
+                    f" x{row['speedup_total']:.0f} (median x{row['speedup_median']:.0f})"
+                )
+            if "bar_s" in row:
+                line += f"  bar {row['bar_s'] * 1000:.0f} ms {'ok' if row['bar_met'] else 'MISSED'}"
+            print(line, flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""Determinized search: what each legal action is worth to the seat, on average
+over deals consistent with what it knows.
+
+Bridge programs (GIB and after) play this way: guess the hidden cards many
+times, solve each guess with every card known, and average.  Here:
+- in the play phase, each guess is solved exactly by the double-dummy solver
+  once few enough cards are left for it to be quick; earlier, each legal card
+  is played out to the end of the hand with Lopaka's policy for everyone
+  (a rollout), which is cheap and already far better than rules of thumb;
+- the pile, pass and open-hand choices are searched the same way: each guess
+  deals the hidden cards afresh, the other seats choose by the tips (lowest
+  cards, short suits), the seat's own earlier choices stand as made, and the
+  hand is played out.
+The search is anytime: it stops after `samples` guesses, or when the next one
+would overrun the time budget (at least one guess is always made).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard
+from cursedbottle.engine.cards import Card
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.view import SeatView
+
+from .heuristic_bot import rollout, shedding_order
+from .sampling import position_of, sample_deal
+
+#: Solve exactly once at most this many cards are left in the hands.
+EXACT_CARDS = 21
+#: Weight of the rollout score beside an exact value (a tie-breaker: scores
+#: are whole points, so 1/100 of a rollout score never outweighs one point).
+TIE_WEIGHT = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    action: Action
+    #: Mean final score of the hand for the seat after this action.
+    value: float
+    #: Share of the guesses in which this action was (one of) the best.
+    best_rate: float
+    samples: int
+    #: Whether the values are exact double-dummy values (else rollouts).
+    exact: bool
+    #: The value on each guessed deal, in the order the deals were drawn (the
+    #: same deals for every action, so two actions compare deal by deal).
+    per_deal: tuple[float, ...] = ()
+
+
+def clearly_better(a: ActionValue, b: ActionValue, z: float = 2.0) -> bool:
+    """Whether `a` beats `b` by more than `z` standard errors, paired by deal."""
+    diffs = [x - y for x, y in zip(a.per_deal, b.per_deal, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * (var / n) ** 0.5
+
+
+def evaluate(
+    view: SeatView,
+    rng: random.Random,
+    budget: float | None = 1.0,
+    samples: int | None = None,
+    exact_cards: int = EXACT_CARDS,
+) -> list[ActionValue]:
+    """Every legal action of the view with its mean value, best first."""
+    actions = list(view.legal_actions)
+    if not actions:
+        return []
+    play = view.phase is Phase.PLAY
+    exact = play and sum(view.hand_sizes) <= exact_cards
+    per_deal: list[list[float]] = [[] for _ in actions]
+    best = [0] * len(actions)
+    done = 0
+    start = time.perf_counter()
+    slowest = 0.0
+    while True:
+        t0 = time.perf_counter()
+        if play:
+            values = _play_values(view, actions, rng, exact)
+        else:
+            values = _setup_values(view, actions, rng)
+        top = max(values)
+        for i, v in enumerate(values):
+            per_deal[i].append(v)
+            best[i] += v == top
+        done += 1
+        slowest = max(slowest, time.perf_counter() - t0)
+        if samples is not None and done >= samples:
+            break
+        if budget is not None and time.perf_counter() - start + slowest > budget:
+            break
+        if samples is None and budget is None:
+            break
+    out = [
+        ActionValue(a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]))
+        for i, a in enumerate(actions)
+    ]
+    out.sort(key=lambda av: (-av.value, _tiebreak(av.action)))
+    return out
+
+
+def _tiebreak(action: Action) -> int:
+    return action.card.index if hasattr(action, "card") else getattr(action, "hand", 0)
+
+
+def _play_values(view: SeatView, actions: list[Action], rng: random.Random, exact: bool) -> list[float]:
+    hand = position_of(view, sample_deal(view, rng))
+    out = []
+    for action in actions:
+        child = hand.copy()
+        child.push_unchecked(action.card.index)
+        out.append(rollout(child)[view.seat])
+    if exact:
+        from cursedbottle.solver import solve_hand
+
+        # The exact value decides; the rollout only orders cards the solver
+        # values alike (often all of them, when the seat is doomed whatever
+        # it does against opponents who all play against it).
+        values = solve_hand(hand).values
+        return [values[a.card] + TIE_WEIGHT * r for a, r in zip(actions, out, strict=True)]
+    return out
+
+
+def _setup_values(view: SeatView, actions: list[Action], rng: random.Random) -> list[float]:
+    deal, undealt = _sample_original_deal(view, rng)
+    out = []
+    for action in actions:
+        hand = Hand(view.rules, view.dealer, deal, undealt)
+        _finish_setup(hand, view, action)
+        out.append(rollout(hand)[view.seat])
+    return out
+
+
+def _sample_original_deal(view: SeatView, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """The cards as they may have been dealt: the seat's own and the face-up
+    hands as they were, the cards it received in the givers' hands, the rest
+    shuffled over the other hands and the undealt pile."""
+    rules = view.rules
+    deck = rules.deck
+    holders = rules.holders
+    deal: list[list[Card] | None] = [None] * holders
+    for h, cards in view.dealt.items():
+        deal[h] = list(cards)
+    if view.lopaka is not None:
+        # Lopaka's hand lies open from the deal and he never gives a card away.
+        deal[view.lopaka] = list(view.visible[view.lopaka])
+    placed = {c for cards in deal if cards for c in cards}
+    fixed: dict[int, list[Card]] = {}
+    for giver, card in view.passes_received:
+        holder = giver
+        if rules.bright_house:
+            stage = next(h % 2 for h, cards in view.visible.items() if card in cards)
+            holder = 2 * giver + stage
+        fixed.setdefault(holder, []).append(card)
+        placed.add(card)
+    rest = [c for c in deck.cards if c not in placed]
+    rng.shuffle(rest)
+    for h in range(holders):
+        if deal[h] is None:
+            mine = fixed.get(h, [])
+            take = rules.deal_size - len(mine)
+            deal[h] = sorted(mine + rest[:take])
+            rest = rest[take:]
+    return deal, sorted(rest)  # type: ignore[return-value]
+
+
+def _finish_setup(hand: Hand, view: SeatView, decision: Action) -> None:
+    """Run the setup: the seat's earlier choices as made, `decision` at its
+    turn, every other choice by the tips."""
+    seat = view.seat
+    my_piles = list(view.my_pile_cards)
+    my_passes = list(view.passes_given)
+    pending = decision
+    while hand.phase in (Phase.PILE, Phase.PASS, Phase.OPEN):
+        for s in hand.to_act():
+            if s != seat:
+                hand.apply(_tip_choice(hand, s))
+                continue
+            phase = hand.phase
+            if phase is Phase.PILE and my_piles:
+                hand.apply(PileCard(seat, my_piles.pop(0)))
+            elif phase is Phase.PASS and my_passes:
+                to, card = my_passes.pop(0)
+                hand.apply(PassCard(seat, to, card))
+            elif pending is not None and _fits(pending, hand, seat):
+                hand.apply(pending)
+                pending = None
+            else:
+                hand.apply(_tip_choice(hand, s))
+
+
+def _fits(action: Action, hand: Hand, seat: int) -> bool:
+    return action in hand.legal_actions(seat)
+
+
+def _tip_choice(hand: Hand, seat: int) -> Action:
+    actions = hand.legal_actions(seat)
+    first = actions[0]
+    if isinstance(first, ChooseOpen):
+        return first
+    holder = hand.setup_holder(seat)
+    cards = hand.deck.cards_of(hand.holdings[holder])
+    return min(actions, key=lambda a: shedding_order(cards, a.card, hand.deck.joker_position))
+

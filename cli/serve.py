@@ -1,0 +1,51 @@
+"""`cursed-bottle serve`: the LAN game server.
+
+One person runs it; everyone else joins from their own terminal.  It logs
+tables, joins, leaves and refused requests to stderr, and stops gracefully on
+Ctrl-C or SIGTERM (health turns NOT_SERVING, streams are closed, calls in
+flight finish).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from cursedbottle.cli.errors import fail
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("serve", help="run the LAN game server (gRPC)")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
+    p.add_argument("--port", type=int, default=50051, help="port (default: 50051; 0 = any free)")
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before it acts, so people can follow (default: 0.6)",
+    )
+    p.add_argument("--grace", type=float, default=5.0, help="seconds calls get to finish on stop")
+    p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    if not 0 <= args.port <= 65535:
+        return fail(f"--port: {args.port} is not a port number (0…65535)")
+    if not 0 <= args.bot_delay <= 60:
+        return fail(f"--bot-delay: {args.bot_delay} is not between 0 and 60 seconds")
+    if args.grace < 0:
+        return fail(f"--grace: {args.grace} is negative")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
+    from cursedbottle.server import serve
+
+    try:
+        asyncio.run(serve(args.host, args.port, bot_delay=args.bot_delay, grace=args.grace))
+    except OSError as exc:
+        return fail(f"cannot serve on {args.host}:{args.port}: {exc}")
+    return 0

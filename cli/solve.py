@@ -1,0 +1,73 @@
+"""`cursed-bottle solve POSITION.json`: the double-dummy values of a position.
+
+Outside tools check the solver through this command (FORMATS.md), so stdout
+carries one JSON object and nothing else; a missing file, bad JSON or a
+malformed or impossible position is exit status 2 with one line on stderr
+that names the file and the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from cursedbottle.cli.errors import fail
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "solve",
+        help="double-dummy values of every legal card in a position",
+        description=(
+            "Read a position (FORMATS.md) and print one JSON object: the seat to move, each "
+            "legal card's double-dummy value for that seat (RULES.md), the best cards and the "
+            "nodes searched. A malformed or impossible position exits with status 2."
+        ),
+    )
+    p.add_argument("position", metavar="POSITION.json", help="the position; - reads stdin")
+    p.add_argument(
+        "--indent", type=int, default=None, metavar="N", help="pretty-print with N spaces"
+    )
+    p.add_argument(
+        "--reference",
+        action="store_true",
+        help="use the slow pure-Python minimax instead of the compiled search (for checking)",
+    )
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from cursedbottle.engine.position import Position, PositionError
+
+    source = "<stdin>" if args.position == "-" else args.position
+    try:
+        if args.position == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.position, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        return fail(f"{source}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        return fail(f"{source}: not UTF-8 text")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return fail(f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    try:
+        position = Position.from_json(data)
+    except PositionError as exc:
+        return fail(f"{source}: {exc}")
+    if args.reference:
+        from cursedbottle.solver.api import Solution
+        from cursedbottle.solver.reference import reference_solve
+
+        seat, values, nodes = reference_solve(position.to_hand())
+        solution = Solution(seat, dict(sorted(values.items())), nodes)
+    else:
+        from cursedbottle.solver import solve
+
+        solution = solve(position)
+    print(json.dumps(solution.to_json(), indent=args.indent))
+    return 0

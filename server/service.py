@@ -1,0 +1,307 @@
+"""The CursedBottle gRPC service: requests checked, refusals mapped to status codes.
+
+Every method validates the request's form first (INVALID_ARGUMENT), then asks
+the lobby who the caller is (NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED),
+then lets the table and the engine judge the move (FAILED_PRECONDITION, with
+the rule named).  A refusal raises before anything changes.
+
+Requests that do not even parse (random bytes, invalid UTF-8 in a string) are
+caught at deserialisation and refused as INVALID_ARGUMENT too, instead of
+gRPC's generic INTERNAL, so a misbehaving client learns what it did wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import grpc
+from cursedbottle.v1 import table_pb2
+
+from . import wire
+from .errors import ServiceError, invalid, precondition, shorten
+from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, compute_hint
+from .tables import Lobby, Subscriber, Table
+
+log = logging.getLogger("cursedbottle.server")
+
+SERVICE = table_pb2.DESCRIPTOR.services_by_name["CursedBottle"]
+ERROR_KEY = "cb-error-bin"
+MAX_NAME = 40
+MAX_ID = 64
+MAX_TOKEN = 128
+MAX_PASSWORD = 128
+MAX_SEED = 64
+MAX_STAND_IN_SECONDS = 3600.0
+#: Events per stream message: a long replay is cut into messages of this size.
+MAX_BATCH = 256
+
+
+def _text(value: str, what: str, limit: int) -> str:
+    if len(value) > limit:
+        raise invalid("MALFORMED", f"{what}: {len(value)} characters, at most {limit} allowed")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise invalid("MALFORMED", f"{what}: {shorten(value)} holds control characters")
+    return value
+
+
+def _table_id(value: str) -> str:
+    if not value:
+        raise invalid("MALFORMED", "table_id: which table? (ListTables shows them)")
+    return _text(value, "table_id", MAX_ID)
+
+
+def _token(value: str) -> str:
+    if not value:
+        raise invalid("MALFORMED", "token: missing (Join a seat to get one)")
+    return _text(value, "token", MAX_TOKEN)
+
+
+def _seat_number(value: int, what: str = "seat") -> int:
+    if value < 0:
+        raise invalid("NO_SUCH_SEAT", f"{what}: {value} is not a seat (seats count from 0)")
+    return value
+
+
+class Malformed:
+    """Stands in for a request that could not be parsed."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _safe_parser(parse: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    def deserialize(data: bytes) -> object:
+        try:
+            return parse(data)
+        except Exception as exc:  # DecodeError, invalid UTF-8, …
+            return Malformed(str(exc) or type(exc).__name__)
+
+    return deserialize
+
+
+class CursedBottleService:
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    # ------------------------------------------------------------- tables
+
+    async def ListTables(self, request, context) -> table_pb2.ListTablesResponse:
+        out = table_pb2.ListTablesResponse()
+        out.tables.extend(t.info() for t in self.lobby.tables.values())
+        return out
+
+    async def GetTable(self, request, context) -> table_pb2.TableResponse:
+        return table_pb2.TableResponse(table=self.lobby.table(_table_id(request.table_id)).info())
+
+    async def CreateTable(self, request, context) -> table_pb2.CreateTableResponse:
+        name = _text(request.name, "name", MAX_NAME) or "Table"
+        rules = wire.rules_from_msg(request.rules)
+        password = _text(request.password, "password", MAX_PASSWORD)
+        seed = _text(request.seed, "seed", MAX_SEED) if request.HasField("seed") else None
+        first_dealer = None
+        if request.HasField("first_dealer"):
+            first_dealer = request.first_dealer
+            if not 0 <= first_dealer < rules.players:
+                raise invalid(
+                    "NO_SUCH_SEAT",
+                    f"first_dealer: {first_dealer} is not a player (0…{rules.players - 1})",
+                )
+        stand_in_after = request.stand_in_after_seconds
+        if not 0 <= stand_in_after <= MAX_STAND_IN_SECONDS:
+            raise invalid(
+                "MALFORMED",
+                f"stand_in_after_seconds: {stand_in_after} is not between 0 and 3600",
+            )
+        stand_in_bot = _text(request.stand_in_bot, "stand_in_bot", MAX_NAME) or "random"
+        _check_bot_name(stand_in_bot)
+        table = self.lobby.create(
+            name,
+            rules,
+            password=password,
+            seed=seed,
+            first_dealer=first_dealer,
+            stand_in_after=stand_in_after,
+            stand_in_bot=stand_in_bot,
+        )
+        return table_pb2.CreateTableResponse(table=table.info(), host_token=table.host_token)
+
+    async def Join(self, request, context) -> table_pb2.JoinResponse:
+        table = self.lobby.table(_table_id(request.table_id))
+        name = _text(request.name, "name", MAX_NAME)
+        password = _text(request.password, "password", MAX_PASSWORD)
+        number = _seat_number(request.seat) if request.HasField("seat") else None
+        seat, token = table.join(name, number, password)
+        return table_pb2.JoinResponse(table=table.info(), seat=seat, token=token)
+
+    async def Leave(self, request, context) -> table_pb2.TableResponse:
+        table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
+        table.leave(player)
+        return table_pb2.TableResponse(table=table.info())
+
+    async def AddBot(self, request, context) -> table_pb2.TableResponse:
+        table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
+        number = _seat_number(request.seat) if request.HasField("seat") else None
+        name = _text(request.bot, "bot", MAX_NAME) or "random"
+        _check_bot_name(name)
+        table.add_bot(number, name)
+        return table_pb2.TableResponse(table=table.info())
+
+    async def RemoveBot(self, request, context) -> table_pb2.TableResponse:
+        table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
+        table.remove_bot(_seat_number(request.seat))
+        return table_pb2.TableResponse(table=table.info())
+
+    async def Start(self, request, context) -> table_pb2.TableResponse:
+        table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
+        table.start()
+        return table_pb2.TableResponse(table=table.info())
+
+    # --------------------------------------------------------------- play
+
+    async def Act(self, request, context) -> table_pb2.ActResponse:
+        table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
+        if not request.HasField("action"):
+            raise invalid("MALFORMED", "action: missing (pile, pass_card, choose_open or play)")
+        if request.action.HasField("seat"):
+            _seat_number(request.action.seat, "action.seat")
+        return table_pb2.ActResponse(sequence=table.act(player, request.action))
+
+    async def Hint(self, request, context) -> table_pb2.HintResponse:
+        table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
+        budget = request.budget_ms if request.HasField("budget_ms") else DEFAULT_BUDGET_MS
+        if not 1 <= budget <= MAX_BUDGET_MS:
+            raise invalid("MALFORMED", f"budget_ms: {budget} is not between 1 and {MAX_BUDGET_MS}")
+        game = table.game
+        if game is None or game.is_over:
+            raise precondition("NOT_PLAYING", "hints are for a game in progress")
+        if game.seat_of(player) not in game.to_act():
+            raise precondition("NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to do")
+        view = game.view(player)
+        seed = request.seed if request.HasField("seed") else len(game.actions)
+        return await table.runner.run_hint(compute_hint, view, seed, budget)
+
+    # ------------------------------------------------------------ streams
+
+    async def Subscribe(self, request, context) -> None:
+        table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
+        start = request.from_sequence if request.HasField("from_sequence") else None
+        await self._stream(table, player, request.token, start, context)
+
+    async def Watch(self, request, context) -> None:
+        table = self.lobby.table(_table_id(request.table_id))
+        table.check_password(_text(request.password, "password", MAX_PASSWORD))
+        await self._stream(table, None, None, request.from_sequence, context)
+
+    async def _stream(
+        self, table: Table, player: int | None, token: str | None, start: int | None, context
+    ) -> None:
+        if self.lobby.closing:
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", self.lobby.closing)
+        await context.send_initial_metadata(())
+        sub = table.attach(player, token)
+        try:
+            await _pump(table, sub, start, context)
+        finally:
+            table.detach(sub)
+
+
+async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> None:
+    """Send a snapshot, then the log from the cursor on, waking when the table moves."""
+    Update = table_pb2.TableUpdate
+    snapshot = table.snapshot(sub.player)
+    cursor = snapshot.sequence if start is None else min(start, snapshot.sequence)
+    await context.write(Update(snapshot=snapshot))
+    if table.game is not None and cursor == snapshot.sequence:
+        await context.write(Update(batch=table_pb2.EventBatch(turn=table.turn(sub.player))))
+    info_sent = table.info_version
+    while True:
+        if sub.closed:
+            await context.write(Update(closed=table_pb2.StreamClosed(reason=sub.closed)))
+            return
+        end = table.sequence
+        if cursor < end:
+            # The turn is taken now, in step with `end`, before any await.
+            turn = table.turn(sub.player)
+            update = Update()
+            events = update.batch.events
+            for msg in table.event_msgs(sub.player, cursor, end):
+                if len(events) == MAX_BATCH:
+                    await context.write(update)
+                    update = Update()
+                    events = update.batch.events
+                events.append(msg)
+            update.batch.turn.CopyFrom(turn)
+            cursor = end
+            await context.write(update)
+            continue
+        if table.info_version != info_sent:
+            info_sent = table.info_version
+            await context.write(Update(table=table.info()))
+            continue
+        if table.game is not None and table.game.is_over:
+            await context.write(Update(closed=table_pb2.StreamClosed(reason="the game is over")))
+            return
+        sub.wake.clear()
+        await sub.wake.wait()
+
+
+def _check_bot_name(name: str) -> None:
+    from cursedbottle.bots import make_bot
+
+    try:
+        make_bot(name)
+    except ValueError as exc:
+        raise invalid("UNKNOWN_BOT", f"bot: {exc}") from None
+
+
+async def _refuse(context, method: str, exc: ServiceError) -> None:
+    log.info("refused %s: %s %s: %s", method, exc.code.name, exc.rule, exc.message)
+    info = table_pb2.ErrorInfo(rule=exc.rule, message=exc.message)
+    await context.abort(
+        exc.code, exc.message, trailing_metadata=((ERROR_KEY, info.SerializeToString()),)
+    )
+
+
+def _guard(method: str, fn: Callable[..., Awaitable]) -> Callable[..., Awaitable]:
+    async def handler(request, context):
+        try:
+            if isinstance(request, Malformed):
+                raise invalid(
+                    "MALFORMED", f"{method}: not a valid request message ({request.error})"
+                )
+            return await fn(request, context)
+        except ServiceError as exc:
+            await _refuse(context, method, exc)
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
+        except Exception:
+            log.exception("%s failed", method)
+            await context.abort(
+                grpc.StatusCode.INTERNAL, "internal error: the server log has details"
+            )
+
+    return handler
+
+
+def add_to_server(service: CursedBottleService, server: grpc.aio.Server) -> None:
+    """Register the service with guarded handlers and forgiving parsers
+    (what the generated `add_CursedBottleServicer_to_server` does, plus both)."""
+    handlers = {}
+    for method in SERVICE.methods:
+        request_cls = getattr(table_pb2, method.input_type.name)
+        response_cls = getattr(table_pb2, method.output_type.name)
+        make = (
+            grpc.unary_stream_rpc_method_handler
+            if method.server_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = make(
+            _guard(method.name, getattr(service, method.name)),
+            request_deserializer=_safe_parser(request_cls.FromString),
+            response_serializer=response_cls.SerializeToString,
+        )
+    generic = grpc.method_handlers_generic_handler(SERVICE.full_name, handlers)
+    server.add_generic_rpc_handlers((generic,))
+    server.add_registered_method_handlers(SERVICE.full_name, handlers)

@@ -1,0 +1,635 @@
+"""Tables: one engine game each, its seats, its bots and its subscribers.
+
+Everything here runs on the server's event loop, so a table's state changes
+one step at a time without locks.  Bots think in worker threads on a copy of
+their seat's view (an immutable `SeatView`) and hand an action back to the
+loop, so a bot that thinks for seconds delays no other table and no client.
+
+Subscribers never receive pushed events.  A table only *wakes* them (one
+pending wake-up each, so nothing piles up per subscriber); every stream then
+reads the events it has not sent yet from the game's log, at its own pace,
+through the engine's secrecy filter.  A slow or dead client therefore costs
+the table nothing, and a client that comes back can resume from any sequence
+number because the log is the buffer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import grpc
+from cursedbottle.bots import Bot, make_bot
+from cursedbottle.engine.errors import IllegalAction
+from cursedbottle.engine.events import HandEnded
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.rules import Rules
+from cursedbottle.v1 import game_pb2, table_pb2
+
+from . import wire
+from .errors import ServiceError, denied, invalid, not_found, precondition, unauthenticated
+
+log = logging.getLogger("cursedbottle.server")
+
+MAX_TABLES = 500
+MAX_BOT_RETRIES = 3
+
+
+class SeatKind(enum.Enum):
+    EMPTY = table_pb2.SEAT_KIND_EMPTY
+    HUMAN = table_pb2.SEAT_KIND_HUMAN
+    BOT = table_pb2.SEAT_KIND_BOT
+
+
+class State(enum.Enum):
+    WAITING = table_pb2.TABLE_STATE_WAITING
+    PLAYING = table_pb2.TABLE_STATE_PLAYING
+    FINISHED = table_pb2.TABLE_STATE_FINISHED
+
+
+@dataclass
+class Seat:
+    number: int
+    kind: SeatKind = SeatKind.EMPTY
+    name: str = ""
+    token: str | None = None
+    bot_name: str = ""
+    bot: Bot | None = None
+    #: Open Subscribe streams of the seat's token.
+    streams: int = 0
+    #: A bot playing for an absent human (or for an empty seat once the game runs).
+    stand_in: Bot | None = None
+
+    def player(self) -> Bot | None:
+        """The bot that moves for this seat now, if any."""
+        return self.bot if self.kind is SeatKind.BOT else self.stand_in
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open stream: a seat's (player) or a spectator's (None)."""
+
+    player: int | None
+    token: str | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: str | None = None
+
+    def close(self, reason: str) -> None:
+        if self.closed is None:
+            self.closed = reason
+        self.wake.set()
+
+
+class BotRunner:
+    """Where bots and hints think: worker threads, off the event loop.
+
+    The search releases the GIL, so threads think in parallel; there are more
+    bot threads than cores so that a cheap bot is not queued behind slow ones
+    of other tables.  Hints have threads of their own: people asking for
+    advice never hold the bots up.
+    """
+
+    def __init__(self, workers: int = 8, delay: float = 0.0, hint_workers: int = 2) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cb-bot")
+        self.hint_pool = ThreadPoolExecutor(max_workers=hint_workers, thread_name_prefix="cb-hint")
+        #: Seconds a bot waits before it acts, so people can follow (0 in tests).
+        self.delay = delay
+
+    async def run(self, fn: Callable, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def run_hint(self, fn: Callable, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.hint_pool, fn, *args)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.hint_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def stable_seed(*parts: object) -> int:
+    """A bot's seed from the table's seed: the same in every process (unlike `hash`)."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def _hash_password(password: str, salt: bytes) -> bytes:
+    return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 50_000)
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        name: str,
+        rules: Rules,
+        runner: BotRunner,
+        password: str = "",
+        seed: str | None = None,
+        first_dealer: int | None = None,
+        stand_in_after: float = 0.0,
+        stand_in_bot: str = "random",
+        on_token: Callable[[str, Table | None], None] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.name = name
+        self.rules = rules
+        self.runner = runner
+        self._salt = secrets.token_bytes(16)
+        self._password = _hash_password(password, self._salt) if password else None
+        self.chosen_seed = seed is not None
+        self.seed = seed if seed is not None else secrets.token_hex(16)
+        self.first_dealer = first_dealer
+        self.stand_in_after = stand_in_after
+        self.stand_in_bot = stand_in_bot
+        self.host_token = secrets.token_urlsafe(24)
+        self._on_token = on_token or (lambda token, table: None)
+        self.seats = [Seat(p) for p in range(rules.players)]
+        self.state = State.WAITING
+        self.game: Game | None = None
+        #: Per event of the game's log: when it was logged (ns since the epoch).
+        self.times: list[int] = []
+        self.subscribers: set[Subscriber] = set()
+        #: Bumped on every change of TableInfo, so streams know to resend it.
+        self.info_version = 0
+        self._thinking: dict[int, asyncio.Task] = {}
+        self._absence: dict[int, asyncio.Task] = {}
+        self._public_cache: dict[int, game_pb2.GameEvent] = {}
+        self._deals: dict[int, game_pb2.HandDeal] = {}
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def sequence(self) -> int:
+        return len(self.game.events) if self.game else 0
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for s in self.subscribers if s.player is None)
+
+    def check_password(self, password: str) -> None:
+        if self._password is None:
+            return
+        if not hmac.compare_digest(_hash_password(password, self._salt), self._password):
+            raise denied("WRONG_PASSWORD", f"table {self.table_id}: wrong password")
+
+    def info(self) -> table_pb2.TableInfo:
+        out = table_pb2.TableInfo(
+            table_id=self.table_id,
+            name=self.name,
+            has_password=self._password is not None,
+            state=self.state.value,
+            next_sequence=self.sequence,
+            hands_played=self._hands_played(),
+            spectators=self.spectators,
+            stand_in_after_seconds=self.stand_in_after,
+            chosen_seed=self.chosen_seed,
+        )
+        out.rules.CopyFrom(wire.rules_msg(self.rules))
+        for seat in self.seats:
+            out.seats.add(
+                seat=seat.number,
+                kind=seat.kind.value,
+                name=seat.name,
+                bot=seat.bot_name if seat.kind is SeatKind.BOT else "",
+                connected=seat.streams > 0,
+                stand_in=seat.stand_in is not None,
+            )
+        if self.rules.lopaka:
+            out.seats.add(seat=self.rules.players, kind=table_pb2.SEAT_KIND_LOPAKA, name="Lopaka")
+        if self.game:
+            out.totals.extend(self.game.totals)
+            if self.game.winner is not None:
+                out.winner = self.game.winner
+        return out
+
+    def _hands_played(self) -> int:
+        game = self.game
+        if not game:
+            return 0
+        return len(game.hands) - (0 if game.is_over else 1)
+
+    def snapshot(self, player: int | None) -> table_pb2.Snapshot:
+        out = table_pb2.Snapshot(sequence=self.sequence)
+        out.table.CopyFrom(self.info())
+        if self.game is not None and player is not None:
+            out.view.CopyFrom(wire.view_msg(self.game.view(player)))
+        return out
+
+    def turn(self, player: int | None) -> table_pb2.TurnUpdate:
+        game = self.game
+        out = table_pb2.TurnUpdate(sequence=self.sequence)
+        if game is None:
+            return out
+        out.game_over = game.is_over
+        seats = wire.current_map(game)
+        to_act = game.to_act()
+        out.to_act.extend(seats.to_wire[s] for s in to_act)
+        if player is not None:
+            seat = game.seat_of(player)
+            if seat in to_act:
+                out.legal_actions.extend(
+                    wire.action_msg(a, seats) for a in game.legal_actions(seat)
+                )
+        return out
+
+    def event_msgs(self, player: int | None, start: int, end: int) -> Iterator[game_pb2.GameEvent]:
+        """The log's events [start, end) as `player` may see them (None: a spectator)."""
+        game = self.game
+        if game is None:
+            return
+        players = self.rules.players
+        for seq, event in game.events_for(player, start):
+            if seq >= end:
+                return
+            if player is None:
+                msg = self._public_cache.get(seq)
+                if msg is None:
+                    msg = self._public_cache[seq] = self._encode(
+                        seq, event, players, spectator=True
+                    )
+                yield msg
+            else:
+                yield self._encode(seq, event, players, spectator=False)
+
+    def _encode(self, seq: int, event, players: int, spectator: bool) -> game_pb2.GameEvent:
+        game = self.game
+        seating = game.seating_at(seq)
+        seats = wire.seat_map(seating, players)
+        hand_number = game._event_hand[seq]
+        deal = None
+        if spectator and isinstance(event, HandEnded):
+            deal = self._deals.get(event.number)
+            if deal is None:
+                deal = self._deals[event.number] = wire.deal_msg(
+                    game.hands[event.number - 1], seats
+                )
+        return wire.event_msg(seq, event, seats, self.times[seq], hand_number, deal)
+
+    # ------------------------------------------------------------------ seats
+
+    def _seat(self, number: int | None, want_empty: bool) -> Seat:
+        if number is None:
+            for seat in self.seats:
+                if seat.kind is SeatKind.EMPTY:
+                    return seat
+            raise precondition("TABLE_FULL", f"table {self.table_id} has no empty seat")
+        if not 0 <= number < len(self.seats):
+            last = len(self.seats) - 1
+            raise invalid("NO_SUCH_SEAT", f"seat {number}: this table's seats are 0…{last}")
+        seat = self.seats[number]
+        if want_empty and seat.kind is not SeatKind.EMPTY:
+            who = seat.name or seat.bot_name
+            raise precondition("SEAT_TAKEN", f"seat {number} is taken by {who}; pick an empty one")
+        return seat
+
+    def join(self, name: str, number: int | None, password: str) -> tuple[int, str]:
+        self.check_password(password)
+        if self.state is State.FINISHED:
+            raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
+        seat = self._seat(number, want_empty=True)
+        seat.kind, seat.name = SeatKind.HUMAN, name or f"Player {seat.number}"
+        seat.token = secrets.token_urlsafe(24)
+        seat.bot, seat.bot_name = None, ""
+        self._on_token(seat.token, self)
+        log.info("table %s: %s joins seat %d", self.table_id, seat.name, seat.number)
+        if self.state is State.PLAYING:
+            self._end_stand_in(seat)
+            self._watch_absence(seat)
+        self._changed()
+        return seat.number, seat.token
+
+    def leave(self, player: int) -> None:
+        seat = self.seats[player]
+        token = seat.token
+        log.info("table %s: %s leaves seat %d", self.table_id, seat.name, player)
+        seat.kind, seat.name, seat.token, seat.streams = SeatKind.EMPTY, "", None, 0
+        if token:
+            self._on_token(token, None)
+        for sub in list(self.subscribers):
+            if sub.token == token:
+                sub.close("you left the table")
+        if self.state is State.PLAYING and self.stand_in_after > 0:
+            self._start_stand_in(seat)
+        self._changed()
+
+    def add_bot(self, number: int | None, name: str) -> int:
+        if self.state is State.FINISHED:
+            raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
+        seat = self._seat(number, want_empty=True)
+        try:
+            bot = make_bot(name, seed=stable_seed(self.seed, "bot", seat.number))
+        except ValueError as exc:
+            raise invalid("UNKNOWN_BOT", f"bot: {exc}") from None
+        seat.kind, seat.bot, seat.bot_name = SeatKind.BOT, bot, name
+        seat.name = f"{name} bot"
+        seat.stand_in = None
+        self._cancel_thinking(seat.number)
+        log.info("table %s: %s bot sits in seat %d", self.table_id, name, seat.number)
+        self._changed()
+        self._drive()
+        return seat.number
+
+    def remove_bot(self, number: int) -> None:
+        seat = self._seat(number, want_empty=False)
+        if seat.kind is not SeatKind.BOT:
+            raise precondition("NOT_A_BOT", f"seat {number} is not a bot's seat")
+        seat.kind, seat.bot, seat.bot_name, seat.name = SeatKind.EMPTY, None, "", ""
+        self._cancel_thinking(number)
+        log.info("table %s: bot leaves seat %d", self.table_id, number)
+        if self.state is State.PLAYING and self.stand_in_after > 0:
+            self._start_stand_in(seat)
+        self._changed()
+
+    def start(self) -> None:
+        if self.state is not State.WAITING:
+            raise precondition("ALREADY_STARTED", f"table {self.table_id} has already started")
+        empty = [s.number for s in self.seats if s.kind is SeatKind.EMPTY]
+        if empty:
+            names = ", ".join(map(str, empty))
+            raise precondition(
+                "SEATS_EMPTY", f"seat(s) {names} empty: someone must join or a bot be added first"
+            )
+        self.game = Game(self.rules, self.seed, self.first_dealer)
+        self.times = [time.time_ns()] * len(self.game.events)
+        self.state = State.PLAYING
+        # Never log a random seed: it is the whole deal.
+        log.info("table %s: game starts", self.table_id)
+        for seat in self.seats:
+            if seat.kind is SeatKind.HUMAN:
+                self._watch_absence(seat)
+        self._changed()
+        self._drive()
+
+    # ------------------------------------------------------------------- play
+
+    def act(self, player: int, action: game_pb2.Action) -> int:
+        """Apply a person's action; refusals change nothing.  Returns the log's length."""
+        game = self.game
+        if game is None:
+            raise precondition(
+                "NOT_STARTED", "the game has not started: it starts once every seat is taken"
+            )
+        if action.HasField("seat") and action.seat != player:
+            raise denied(
+                "NOT_YOUR_SEAT", f"your token is for seat {player}, not for seat {action.seat}"
+            )
+        engine_action = wire.action_from_msg(action, player, game)
+        self._apply(engine_action)
+        self._end_stand_in(self.seats[player])  # the person is back
+        return self.sequence
+
+    def _apply(self, action) -> None:
+        game = self.game
+        before = len(game.events)
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise precondition(exc.rule.name, self._explain(exc)) from None
+        now = time.time_ns()
+        self.times.extend([now] * (len(game.events) - before))
+        if game.is_over:
+            self.state = State.FINISHED
+            log.info(
+                "table %s: game over, totals %s, winner seat %d",
+                self.table_id,
+                game.totals,
+                game.winner,
+            )
+            self._changed()
+        self._wake()
+        self._drive()
+
+    def _explain(self, exc: IllegalAction) -> str:
+        """The engine's words, with its hand seats turned into table seats."""
+        seats = wire.current_map(self.game)
+        lopaka = self.rules.players
+
+        def table_seat(m: re.Match) -> str:
+            hand_seat = int(m.group(1))
+            if hand_seat >= len(seats.to_wire):
+                return m.group(0)
+            w = seats.to_wire[hand_seat]
+            return "Lopaka" if self.rules.lopaka and w == lopaka else f"seat {w}"
+
+        return f"{exc.rule.value}: " + re.sub(r"\bseat (\d+)", table_seat, str(exc))
+
+    # ------------------------------------------------------------------- bots
+
+    def _drive(self) -> None:
+        """Set every bot that must act now thinking (one task per seat)."""
+        game = self.game
+        if game is None or game.is_over:
+            return
+        for hand_seat in game.to_act():
+            player = game.player_at(hand_seat)
+            if player is None or player in self._thinking:
+                continue
+            bot = self.seats[player].player()
+            if bot is not None:
+                self._thinking[player] = asyncio.create_task(self._bot_moves(player, bot))
+
+    async def _bot_moves(self, player: int, bot: Bot) -> None:
+        seat = self.seats[player]
+        failures = 0
+        try:
+            while True:
+                game = self.game
+                if game.is_over or seat.player() is not bot:
+                    return
+                if game.seat_of(player) not in game.to_act():
+                    return
+                if self.runner.delay:
+                    await asyncio.sleep(self.runner.delay)
+                    if seat.player() is not bot or game.seat_of(player) not in game.to_act():
+                        return
+                view = game.view(player)
+                action = await self.runner.run(bot.act, view)
+                if seat.player() is not bot:
+                    return
+                try:
+                    # Others acting meanwhile (simultaneous phases) cannot make a
+                    # move of this seat illegal; if anything did, the engine says so.
+                    self._apply(action)
+                except ServiceError as exc:
+                    failures += 1
+                    log.warning("table %s: bot in seat %d: %s", self.table_id, player, exc)
+                    if failures >= MAX_BOT_RETRIES:
+                        self._apply(game.legal_actions(game.seat_of(player))[0])
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot in seat %d failed", self.table_id, player)
+        finally:
+            if self._thinking.get(player) is asyncio.current_task():
+                del self._thinking[player]
+
+    def _cancel_thinking(self, player: int) -> None:
+        task = self._thinking.pop(player, None)
+        if task is not None:
+            task.cancel()
+
+    # --------------------------------------------------------------- absence
+
+    def _watch_absence(self, seat: Seat) -> None:
+        """A human seat without a stream gets a stand-in bot after a while (if enabled)."""
+        if self.stand_in_after <= 0 or seat.streams > 0 or self.state is not State.PLAYING:
+            return
+        if seat.number in self._absence:
+            return
+        self._absence[seat.number] = asyncio.create_task(self._stand_in_later(seat))
+
+    async def _stand_in_later(self, seat: Seat) -> None:
+        try:
+            await asyncio.sleep(self.stand_in_after)
+        finally:
+            self._absence.pop(seat.number, None)
+        if seat.kind is SeatKind.HUMAN and seat.streams == 0 and self.state is State.PLAYING:
+            log.info("table %s: %s is away; a bot stands in", self.table_id, seat.name)
+            self._start_stand_in(seat)
+
+    def _start_stand_in(self, seat: Seat) -> None:
+        if seat.stand_in is None:
+            seed = stable_seed(self.seed, "stand-in", seat.number)
+            seat.stand_in = make_bot(self.stand_in_bot, seed=seed)
+            self._changed()
+            self._drive()
+
+    def _end_stand_in(self, seat: Seat) -> None:
+        task = self._absence.pop(seat.number, None)
+        if task is not None:
+            task.cancel()
+        if seat.stand_in is not None:
+            seat.stand_in = None
+            self._cancel_thinking(seat.number)
+            log.info("table %s: %s is back", self.table_id, seat.name or seat.number)
+            self._changed()
+
+    # ------------------------------------------------------------ subscribers
+
+    def attach(self, player: int | None, token: str | None = None) -> Subscriber:
+        sub = Subscriber(player, token)
+        self.subscribers.add(sub)
+        if player is not None:
+            seat = self.seats[player]
+            seat.streams += 1
+            self._end_stand_in(seat)
+        self._changed()
+        return sub
+
+    def detach(self, sub: Subscriber) -> None:
+        if sub not in self.subscribers:
+            return
+        self.subscribers.discard(sub)
+        if sub.player is not None:
+            seat = self.seats[sub.player]
+            if seat.token == sub.token:
+                seat.streams -= 1
+                if seat.streams == 0:
+                    log.info("table %s: seat %d disconnected", self.table_id, sub.player)
+                    self._watch_absence(seat)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.info_version += 1
+        self._wake()
+
+    def _wake(self) -> None:
+        for sub in self.subscribers:
+            sub.wake.set()
+
+    def close(self, reason: str) -> None:
+        """End every stream of the table and stop its bots (server shutdown)."""
+        for sub in list(self.subscribers):
+            sub.close(reason)
+        for task in [*self._thinking.values(), *self._absence.values()]:
+            task.cancel()
+
+
+class Lobby:
+    """Every table of the server and the tokens that open them."""
+
+    def __init__(self, runner: BotRunner | None = None, max_tables: int = MAX_TABLES) -> None:
+        self.runner = runner or BotRunner()
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        #: seat tokens → their table (a token is for one seat of one table).
+        self.tokens: dict[str, Table] = {}
+        self.closing: str | None = None
+
+    def _token_changed(self, token: str, table: Table | None) -> None:
+        if table is None:
+            self.tokens.pop(token, None)
+        else:
+            self.tokens[token] = table
+
+    def create(self, name: str, rules: Rules, **options) -> Table:
+        if len(self.tables) >= self.max_tables:
+            self._evict()
+        if len(self.tables) >= self.max_tables:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_TABLES",
+                f"this server holds at most {self.max_tables} tables",
+            )
+        table_id = secrets.token_hex(4)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(4)
+        table = Table(table_id, name, rules, self.runner, on_token=self._token_changed, **options)
+        self.tables[table_id] = table
+        log.info("table %s created: %r, %s", table_id, name, rules.to_json())
+        return table
+
+    def _evict(self) -> None:
+        """Forget finished tables nobody follows any more, oldest first, to make room."""
+        for table_id, table in list(self.tables.items()):
+            if table.state is State.FINISHED and not table.subscribers:
+                del self.tables[table_id]
+                for seat in table.seats:
+                    if seat.token:
+                        self.tokens.pop(seat.token, None)
+                log.info("table %s forgotten (finished)", table_id)
+
+    def table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise not_found(
+                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)"
+            )
+        return table
+
+    def seat(self, table_id: str, token: str) -> tuple[Table, int]:
+        """The table and seat a seat token opens."""
+        table = self.table(table_id)
+        owner = self.tokens.get(token)
+        if owner is None:
+            if token and hmac.compare_digest(token, table.host_token):
+                raise denied("HOST_TOKEN", "the host token opens no seat: Join a seat first")
+            raise unauthenticated("UNKNOWN_TOKEN", "unknown seat token: Join a seat to get one")
+        if owner is not table:
+            raise denied("OTHER_TABLE", f"this token is for another table, not {table_id}")
+        for seat in table.seats:
+            if seat.token is not None and hmac.compare_digest(seat.token, token):
+                return table, seat.number
+        raise unauthenticated("UNKNOWN_TOKEN", "unknown seat token: Join a seat to get one")
+
+    def controller(self, table_id: str, token: str) -> Table:
+        """The table, if `token` is its host token or one of its seat tokens."""
+        table = self.table(table_id)
+        if token and hmac.compare_digest(token, table.host_token):
+            return table
+        self.seat(table_id, token)
+        return table
+
+    def close_all(self, reason: str) -> None:
+        self.closing = reason
+        for table in self.tables.values():
+            table.close(reason)

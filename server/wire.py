@@ -1,0 +1,375 @@
+"""Engine values ↔ wire messages.
+
+The one place where the engine's hand seats become the wire's table seats
+(see game.proto): every seat number leaving the server goes through a
+`SeatMap`.  Events are converted only after the engine's secrecy filter
+(`Game.events_for`) and views only from `Game.view`, so this module never
+decides what a seat may know; it only translates what it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache, lru_cache
+
+from cursedbottle.engine import events as ev
+from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
+from cursedbottle.engine.cards import CURSED_BOTTLE, Card
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.rules import Rules, RulesError
+from cursedbottle.engine.view import SeatView
+from cursedbottle.v1 import game_pb2 as pb
+
+from .errors import invalid, shorten
+
+DECK = CURSED_BOTTLE
+MAX_CARD_TEXT = 8
+
+_PHASES = {
+    Phase.PILE: pb.PHASE_PILE,
+    Phase.PASS: pb.PHASE_PASS,
+    Phase.OPEN: pb.PHASE_OPEN,
+    Phase.PLAY: pb.PHASE_PLAY,
+    Phase.OVER: pb.PHASE_OVER,
+}
+#: engine Suit (0 ♦, 1 ♥, 2 ♠) → wire Suit.
+_SUITS = (pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)
+
+
+# ------------------------------------------------------------------- seats
+
+
+class SeatMap:
+    """Hand seats ↔ table seats for one hand's seating (players by hand seat)."""
+
+    __slots__ = ("players", "to_hand", "to_wire")
+
+    def __init__(self, seating: tuple[int | None, ...], players: int) -> None:
+        self.players = players
+        self.to_wire: tuple[int, ...] = tuple(players if p is None else p for p in seating)
+        self.to_hand: dict[int, int] = {w: h for h, w in enumerate(self.to_wire)}
+
+    def wire(self, seat: int | None) -> int | None:
+        return None if seat is None else self.to_wire[seat]
+
+    def per_table_seat(self, values: Iterable[int]) -> list[int]:
+        """A per-hand-seat tuple re-ordered by table seat."""
+        values = list(values)
+        return [values[self.to_hand[w]] for w in range(len(values))]
+
+
+@lru_cache(maxsize=64)
+def seat_map(seating: tuple[int | None, ...], players: int) -> SeatMap:
+    return SeatMap(seating, players)
+
+
+def current_map(game: Game) -> SeatMap:
+    return seat_map(game.seatings[-1], game.rules.players)
+
+
+# ------------------------------------------------------------------- cards
+
+
+@cache
+def _card_bytes(index: int) -> bytes:
+    card = DECK.cards[index]
+    return pb.Card(
+        code=card.ascii,
+        order=card.index,
+        rank=card.rank,
+        suit=_SUITS[card.suit],
+        points=card.points,
+    ).SerializeToString()
+
+
+def card_msg(card: Card) -> pb.Card:
+    return pb.Card.FromString(_card_bytes(card.index))
+
+
+def set_card(field: pb.Card, card: Card | None) -> None:
+    """Fill a singular Card field (left unset for None: hidden, or the joker)."""
+    if card is not None:
+        field.MergeFromString(_card_bytes(card.index))
+
+
+def add_cards(field, cards: Iterable[Card]) -> None:
+    for card in cards:
+        field.add().MergeFromString(_card_bytes(card.index))
+
+
+def card_from_msg(msg: pb.Card, what: str = "card") -> Card:
+    """The card a request names, or INVALID_ARGUMENT saying how to write one."""
+    code = msg.code
+    if not code:
+        raise invalid("MALFORMED", f"{what}: no card given (write rank then suit, e.g. AD, 10H)")
+    if len(code) > MAX_CARD_TEXT:
+        raise invalid("MALFORMED", f"{what}: {shorten(code)} is not a card (e.g. AD, 10H, QS)")
+    try:
+        return DECK.card(code)
+    except ValueError:
+        raise invalid(
+            "MALFORMED",
+            f"{what}: {shorten(code)} is not a card (write rank then suit: AD, 10H, QS)",
+        ) from None
+
+
+# ------------------------------------------------------------------- rules
+
+
+def rules_msg(rules: Rules) -> pb.Rules:
+    msg = pb.Rules(players=rules.players, hot_bottle=rules.hot_bottle)
+    msg.bright_house = rules.bright_house
+    if rules.hands is not None:
+        msg.hands = rules.hands
+    else:
+        msg.target = rules.target or 100
+    return msg
+
+
+MAX_TARGET = 10_000
+MAX_HANDS = 1_000
+
+
+def rules_from_msg(msg: pb.Rules) -> Rules:
+    players = msg.players or 3
+    end = msg.WhichOneof("end")
+    try:
+        if end == "hands":
+            if not 1 <= msg.hands <= MAX_HANDS:
+                raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")
+            return Rules(players, msg.hot_bottle, msg.bright_house, hands=msg.hands)
+        target = msg.target if end == "target" else 100
+        if not 1 <= target <= MAX_TARGET:
+            raise RulesError(f"target: {target} is not between 1 and {MAX_TARGET}")
+        return Rules(players, msg.hot_bottle, msg.bright_house, target=target)
+    except RulesError as exc:
+        raise invalid("BAD_RULES", f"rules: {exc}") from None
+
+
+# ----------------------------------------------------------------- actions
+
+
+def action_msg(action: Action, seats: SeatMap) -> pb.Action:
+    msg = pb.Action(seat=seats.to_wire[action.seat])
+    if isinstance(action, Play):
+        set_card(msg.play.card, action.card)
+    elif isinstance(action, PileCard):
+        set_card(msg.pile.card, action.card)
+    elif isinstance(action, PassCard):
+        msg.pass_card.to = seats.to_wire[action.to]
+        set_card(msg.pass_card.card, action.card)
+    elif isinstance(action, ChooseOpen):
+        msg.choose_open.hand = action.hand
+    return msg
+
+
+def action_from_msg(msg: pb.Action, player: int, game: Game) -> Action:
+    """The engine action a request describes, for `player`'s seat of the current hand.
+
+    Only the form is checked here (INVALID_ARGUMENT); whether the rules allow
+    it is the engine's to say.
+    """
+    seats = current_map(game)
+    seat = game.seat_of(player)
+    kind = msg.WhichOneof("kind")
+    if kind == "play":
+        return Play(seat, card_from_msg(msg.play.card))
+    if kind == "pile":
+        return PileCard(seat, card_from_msg(msg.pile.card))
+    if kind == "pass_card":
+        to = msg.pass_card.to
+        if to not in seats.to_hand:
+            last = len(seats.to_wire) - 1
+            raise invalid("NO_SUCH_SEAT", f"pass_card.to: there is no seat {to} (seats 0…{last})")
+        return PassCard(seat, seats.to_hand[to], card_from_msg(msg.pass_card.card))
+    if kind == "choose_open":
+        hand = msg.choose_open.hand
+        if hand not in (0, 1):
+            raise invalid("MALFORMED", f"choose_open.hand: {hand} is not 0 or 1")
+        return ChooseOpen(seat, hand)
+    raise invalid("MALFORMED", "action: say what to do (pile, pass_card, choose_open or play)")
+
+
+# ------------------------------------------------------------------ events
+
+
+def event_msg(
+    seq: int,
+    event: ev.Event,
+    seats: SeatMap,
+    time_ns: int,
+    hand_number: int,
+    deal: pb.HandDeal | None = None,
+) -> pb.GameEvent:
+    """One event (already filtered for its receiver) on the wire."""
+    out = pb.GameEvent(sequence=seq, server_time_ns=time_ns, hand_number=hand_number)
+    w = seats.to_wire
+    if isinstance(event, ev.CardPlayed):
+        m = out.card_played
+        m.seat, m.hand = w[event.seat], event.hand
+        set_card(m.card, event.card)
+    elif isinstance(event, ev.TrickWon):
+        m = out.trick_won
+        m.number, m.leader, m.winner, m.bought = (
+            event.number,
+            w[event.leader],
+            w[event.winner],
+            (event.bought),
+        )
+        for seat, card in event.cards:
+            played = m.cards.add(seat=w[seat])
+            set_card(played.card, card)
+        set_card(m.price, event.price)
+        if event.owner is not None:
+            m.owner = w[event.owner]
+        set_card(m.returned, event.returned)
+        if event.returned_to is not None:
+            m.returned_to = w[event.returned_to]
+    elif isinstance(event, ev.CardsDealt):
+        m = out.cards_dealt
+        m.seat, m.hand, m.count, m.public = w[event.seat], event.hand, event.count, event.public
+        if event.cards is not None:
+            add_cards(m.cards, event.cards)
+    elif isinstance(event, ev.PhaseStarted):
+        m = out.phase_started
+        m.phase = _PHASES[event.phase]
+        if event.hand is not None:
+            m.stage_hand = event.hand
+        m.to_act.extend(w[s] for s in event.to_act)
+    elif isinstance(event, ev.PileCardPlaced):
+        m = out.pile_card_placed
+        m.seat = w[event.seat]
+        set_card(m.card, event.card)
+    elif isinstance(event, ev.PassChosen):
+        m = out.pass_chosen
+        m.seat, m.to = w[event.seat], w[event.to]
+        set_card(m.card, event.card)
+    elif isinstance(event, ev.CardPassed):
+        m = out.card_passed
+        m.seat, m.to = w[event.seat], w[event.to]
+        set_card(m.card, event.card)
+    elif isinstance(event, ev.OpenHandChosen):
+        m = out.open_hand_chosen
+        m.seat = w[event.seat]
+        if event.hand is not None:
+            m.hand = event.hand
+    elif isinstance(event, ev.OpenHandRevealed):
+        m = out.open_hand_revealed
+        m.seat, m.hand = w[event.seat], event.hand
+        add_cards(m.cards, event.cards)
+    elif isinstance(event, ev.HandStarted):
+        m = out.hand_started
+        m.number, m.dealer = event.number, w[event.dealer]
+        m.seat_order.extend(w)
+        if event.lopaka is not None:
+            m.lopaka = w[event.lopaka]
+    elif isinstance(event, ev.HandEnded):
+        m = out.hand_ended
+        m.number, m.pile_points = event.number, event.pile_points
+        add_cards(m.pile, event.pile)
+        if event.owner is not None:
+            m.owner = w[event.owner]
+        set_card(m.price, event.price)
+        m.points_taken.extend(seats.per_table_seat(event.points_taken))
+        m.scores.extend(seats.per_table_seat(event.scores))
+        m.totals.extend(event.totals)
+        if deal is not None:
+            m.deal.CopyFrom(deal)
+    elif isinstance(event, ev.GameStarted):
+        m = out.game_started
+        m.rules.CopyFrom(rules_msg(event.rules))
+        m.first_dealer = event.first_dealer
+    elif isinstance(event, ev.GameEnded):
+        m = out.game_ended
+        m.totals.extend(event.totals)
+        m.winner, m.hands_played = event.winner, event.hands_played
+    else:  # pragma: no cover - a new engine event needs a wire message first
+        raise TypeError(f"no wire message for {type(event).__name__}")
+    return out
+
+
+def deal_msg(hand: Hand, seats: SeatMap) -> pb.HandDeal:
+    """The whole deal of a finished hand (for spectators, once it is over)."""
+    cards = hand.deck.cards
+    w = seats.to_wire
+    bright = hand.rules.bright_house
+    out = pb.HandDeal()
+    for holder, mask in enumerate(hand.dealt):
+        dealt = out.dealt.add(seat=w[hand.holder_seat[holder]], hand=holder % 2 if bright else 0)
+        add_cards(dealt.cards, hand.deck.cards_of(mask))
+    for seat, pile in sorted(hand.pile_by_seat.items()):
+        if pile:
+            add_cards(out.pile.add(seat=w[seat]).cards, (cards[c] for c in pile))
+    if hand.lopaka is not None:
+        contributed = {c for pile in hand.pile_by_seat.values() for c in pile}
+        add_cards(out.undealt, (cards[c] for c in hand.pile if c not in contributed))
+    for giver, to, card, stage in hand.pass_log:
+        rec = out.passes.add(seat=w[giver], to=w[to], hand=stage or 0)
+        set_card(rec.card, cards[card])
+    return out
+
+
+# -------------------------------------------------------------------- view
+
+
+def view_msg(view: SeatView) -> pb.SeatView:
+    """A seat's view (engine `Game.view`) on the wire."""
+    seats = seat_map(view.seat_players, view.rules.players)
+    w = seats.to_wire
+    bright = view.rules.bright_house
+    out = pb.SeatView(
+        seat=w[view.seat],
+        hand_number=view.hand_number,
+        dealer=w[view.dealer],
+        phase=_PHASES[view.phase],
+        pile_size=view.pile_size,
+        leader=w[view.leader],
+    )
+    out.rules.CopyFrom(rules_msg(view.rules))
+    if view.lopaka is not None:
+        out.lopaka = w[view.lopaka]
+    out.seat_order.extend(w)
+    if view.stage_hand is not None:
+        out.stage_hand = view.stage_hand
+    out.to_act.extend(w[s] for s in view.to_act)
+    out.legal_actions.extend(action_msg(a, seats) for a in view.legal_actions)
+    add_cards(out.my_cards, view.my_cards)
+    for holder, seat in enumerate(view.holder_seat):
+        h = out.holdings.add(
+            seat=w[seat], hand=holder % 2 if bright else 0, size=view.hand_sizes[holder]
+        )
+        if holder in view.visible:
+            h.visible = True
+            add_cards(h.cards, view.visible[holder])
+        add_cards(h.known, view.known.get(holder, ()))
+        h.voids.extend(_SUITS[s] for s in sorted(view.voids[holder]))
+    for seat, hand in enumerate(view.open_hand):
+        if hand is not None:
+            out.open_hands.add(seat=w[seat], hand=hand)
+    add_cards(out.my_pile_cards, view.my_pile_cards)
+    for to, card in view.passes_given:
+        set_card(out.passes_given.add(seat=w[to]).card, card)
+    for giver, card in view.passes_received:
+        set_card(out.passes_received.add(seat=w[giver]).card, card)
+    for seat, card in view.trick:
+        set_card(out.trick.add(seat=w[seat]).card, card)
+    for trick in view.tricks:
+        t = out.tricks.add(
+            number=trick.number, leader=w[trick.leader], winner=w[trick.winner], bought=trick.bought
+        )
+        for seat, card in trick.plays:
+            set_card(t.cards.add(seat=w[seat]).card, card)
+        set_card(t.price_before, trick.price_before)
+        set_card(t.price_after, trick.price_after)
+    set_card(out.price, view.price)
+    if view.owner is not None:
+        out.owner = w[view.owner]
+    for table_seat in range(len(w)):
+        hand_seat = seats.to_hand[table_seat]
+        taken = out.taken.add(seat=table_seat, points=view.points_taken[hand_seat])
+        add_cards(taken.cards, view.taken[hand_seat])
+    add_cards(out.unseen, view.unseen)
+    out.totals.extend(view.totals)
+    return out

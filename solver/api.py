@@ -1,0 +1,147 @@
+"""The solver's Python face: positions in, double-dummy values out.
+
+`solve` answers RULES.md's double-dummy question for a position (or an engine
+Hand in its play phase); `analyse` walks a played hand and asks the question
+after every card.  The search itself is the compiled `_search` module; this
+module only translates the engine's state into the flat numbers it takes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..engine.cards import Card
+from ..engine.events import Phase
+from ..engine.hand import Hand
+from ..engine.position import Position
+from ..engine.records import HandRecord, replay_hand
+from . import _search
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer for one position: the seat to move and each legal card's value."""
+
+    seat: int
+    #: Legal card -> the seat's final score with double-dummy play after it.
+    values: dict[Card, int]
+    nodes: int
+
+    @property
+    def best(self) -> list[Card]:
+        top = max(self.values.values())
+        return [c for c, v in self.values.items() if v == top]
+
+    def to_json(self) -> dict:
+        """The object `cursed-bottle solve` prints (FORMATS.md)."""
+        return {
+            "seat": self.seat,
+            "values": {c.ascii: v for c, v in self.values.items()},
+            "best": [c.ascii for c in self.best],
+            "nodes": self.nodes,
+        }
+
+
+def _tt_bits(cards_left: int) -> int:
+    """A table big enough for the tree yet cheap to allocate for small endgames."""
+    if cards_left <= 12:
+        return 12
+    if cards_left <= 20:
+        return 16
+    return 20
+
+
+def solve_hand(hand: Hand, opts: int | None = None, tt_bits: int | None = None) -> Solution:
+    """Solve an engine Hand in its play phase (Lopaka may be the one to move)."""
+    if hand.phase is not Phase.PLAY:
+        raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
+    deck = hand.deck
+    holder = hand.holder_to_play()
+    root = hand.holder_seat[holder]
+    order = [list(hand.trick_order(seat)) for seat in range(hand.seats)]
+    owner = hand.owner
+    taken_root = deck.points_of(hand.taken[root])
+    cards_left = sum(bin(m).count("1") for m in hand.holdings)
+    values, nodes = _search.solve_state(
+        list(hand.holdings),
+        list(hand.holder_seat),
+        order,
+        -1 if hand.lopaka is None else hand.lopaka,
+        root,
+        hand.rules.hot_bottle,
+        hand.pile_points(),
+        hand.price,
+        -1 if hand.price_card is None else hand.price_card,
+        -1 if owner is None else owner,
+        taken_root,
+        hand.leader,
+        list(hand.trick),
+        list(hand.trick_holders),
+        list(deck.points),
+        list(deck.suit_of),
+        _tt_bits(cards_left) if tt_bits is None else tt_bits,
+        _search.ALL_OPTIONS if opts is None else opts,
+    )
+    cards = deck.cards
+    return Solution(root, {cards[c]: v for c, v in sorted(values.items())}, nodes)
+
+
+def solve(position: Position | Hand, opts: int | None = None) -> Solution:
+    """RULES.md's double-dummy question for the seat to move, one value per legal card."""
+    hand = position.to_hand() if isinstance(position, Position) else position
+    return solve_hand(hand, opts)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One card of an analysed hand: what was played and what every legal card was worth."""
+
+    #: 0-based index into the record's plays.
+    index: int
+    seat: int
+    played: Card
+    solution: Solution
+
+    @property
+    def loss(self) -> int:
+        """How much the played card gave away against the best card (0 = a best card)."""
+        return max(self.solution.values.values()) - self.solution.values[self.played]
+
+    def to_json(self) -> dict:
+        return {
+            "play": self.index,
+            "seat": self.seat,
+            "card": self.played.ascii,
+            "loss": self.loss,
+            **self.solution.to_json(),
+        }
+
+
+def analyse(record: HandRecord | dict) -> list[Step]:
+    """Replay a hand record (FORMATS.md) and give, before every card played,
+    the double-dummy value of each legal card (the played one included).
+
+    The record is checked by the engine's `replay` first (an illegal record
+    raises RecordError).  Lopaka's cards are analysed too: his one policy card,
+    valued for his own score.  A record of a hand still in progress is analysed
+    as far as it goes.
+    """
+    if not isinstance(record, HandRecord):
+        record = HandRecord.from_json(record)
+    hand = replay_hand(replace(record, plays=()))
+    replay_hand(record)  # raises ReplayError at the first illegal play
+    steps: list[Step] = []
+    for index, card in enumerate(record.plays):
+        solution = solve_hand(hand)
+        steps.append(Step(index, solution.seat, card, solution))
+        hand = _place(hand, card)
+    return steps
+
+
+def _place(hand: Hand, card: Card) -> Hand:
+    """The hand after `card` is played, Lopaka NOT moved on: the analysis
+    wants the position before each of his cards as well.  The card is known
+    legal (the record was replayed by the engine first)."""
+    child = hand.copy()
+    child._put(child.holder_to_play(), card.index)
+    return child

@@ -1,0 +1,67 @@
+"""Random positions for the differential tests and the benchmark.
+
+A position is reached the way a table reaches it: a random deal, random legal
+piles and passes, random legal cards (Lopaka by his policy) through the
+engine's Hand, up to the wanted number of tricks left.  The trick in progress
+is then filled to the wanted length on the position itself (Lopaka again by
+his policy), which also gives positions with Lopaka to move: the engine never
+stops there on its own, it moves him at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.cards import Card
+from ..engine.events import Phase
+from ..engine.hand import Hand, random_deal
+from ..engine.position import Position
+from ..engine.rules import Rules
+from ..engine.tricks import legal_cards, lopaka_card
+
+
+def random_position(
+    rules: Rules, rng: random.Random, tricks_left: int, in_trick: int | None = None
+) -> Position:
+    """A position with `tricks_left` tricks to finish (the one in progress
+    included) and `in_trick` cards already in the trick (random if None)."""
+    if not 1 <= tricks_left <= rules.tricks:
+        raise ValueError(f"tricks_left: {tricks_left} is not 1..{rules.tricks}")
+    deal, undealt = random_deal(rules, rng)
+    hand = Hand(rules, rng.randrange(rules.seats), deal, undealt)
+    target = rules.tricks - tricks_left
+    while hand.phase is not Phase.PLAY or len(hand.tricks) < target:
+        hand.apply(rng.choice(hand.legal_actions()))
+    pos = Position.from_hand(hand)
+    if in_trick is None:
+        in_trick = rng.randrange(rules.holders)
+    return _fill_trick(pos, rng, in_trick)
+
+
+def _fill_trick(pos: Position, rng: random.Random, length: int) -> Position:
+    deck = pos.rules.deck
+    hands = [list(h) for h in pos.hands]
+    trick = list(pos.trick)
+    order = pos.trick_order()
+    # The engine moves Lopaka at once; take his card back if the trick should be shorter.
+    while len(trick) > length and order[len(trick) - 1] == pos.lopaka:
+        hands[pos.lopaka].append(trick.pop())
+    price = deck.joker_position if pos.price is None else pos.price.index
+    while len(trick) < length:
+        holder = order[len(trick)]
+        held = deck.mask_of(hands[holder])
+        cards = [c.index for c in trick]
+        if holder == pos.lopaka:
+            card: Card = deck.cards[
+                lopaka_card(held, cards, price, deck.suit_masks, deck.suit_of)
+            ]
+        else:
+            led = cards[0] if cards else None
+            legal = legal_cards(held, led, deck.suit_masks, deck.suit_of)
+            card = rng.choice(deck.cards_of(legal))
+        hands[holder].remove(card)
+        trick.append(card)
+    return Position.build(
+        pos.rules, hands, pos.pile, pos.price, pos.owner, pos.taken, pos.leader, trick,
+        pos.lopaka, pos.open,
+    )

@@ -1,0 +1,65 @@
+"""Every bot plays every variant to the end, legally, from its view alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from cursedbottle.bots import make_bot
+from cursedbottle.bots.strong_bot import StrongBot
+from cursedbottle.engine import Game, Rules
+
+VARIANTS = {
+    "3p": Rules(3, hands=1),
+    "4p": Rules(4, hands=1),
+    "2p-lopaka": Rules(2, hands=2),
+    "bright-house": Rules(2, bright_house=True, hands=1),
+    "3p-hot": Rules(3, hot_bottle=True, hands=1),
+}
+
+
+def _bot(name: str, seed: int):
+    if name == "strong":
+        return StrongBot(seed, budget=None, samples=2)
+    return make_bot(name, seed)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", ["random", "rule", "heuristic", "strong"])
+def test_a_bot_plays_a_whole_game_legally(name, variant):
+    rules = VARIANTS[variant]
+    game = Game(rules, seed=f"{name}-{variant}")
+    bots = {p: _bot(name, p) for p in range(rules.players)}
+    decisions = 0
+    while not game.is_over:
+        for seat in game.to_act():
+            player = game.player_at(seat)
+            view = game.view(player)
+            action = bots[player].act(view)
+            assert action in view.legal_actions
+            game.apply(action)  # raises IllegalAction on an illegal one
+            decisions += 1
+    assert decisions >= rules.tricks
+
+
+def test_unknown_bot_names_are_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match="unknown bot 'genius'.*heuristic.*random.*rule.*strong"):
+        make_bot("genius")
+
+
+def test_the_rule_bot_plays_lopakas_policy():
+    from cursedbottle.engine.tricks import lopaka_card
+
+    game = Game(Rules(4), seed=3)
+    bot = make_bot("rule")
+    while not game.is_over and len(game.hands) == 1:
+        seat = game.to_act()[0]
+        view = game.view(game.player_at(seat))
+        action = bot.act(view)
+        if view.phase.value == "play":
+            deck = game.hand.deck
+            expected = lopaka_card(
+                game.hand.holdings[seat], game.hand.trick, game.hand.price,
+                deck.suit_masks, deck.suit_of,
+            )
+            assert action.card.index == expected
+        game.apply(action)

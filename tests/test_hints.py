@@ -1,0 +1,143 @@
+"""Hints rank every legal action from what the seat may know, and nothing else."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cursedbottle.bots import hint
+from cursedbottle.engine import Game, Hand, Phase, Play, Rules
+from cursedbottle.engine.hand import random_deal
+
+
+def _play_until(rules: Rules, seed: int, tricks: int, in_trick: int):
+    """A hand with its actions, stopped at a play decision."""
+    game = Game(rules, seed=seed, first_dealer=0)
+    rng = random.Random(seed)
+    while not (
+        game.hand.phase is Phase.PLAY
+        and len(game.hand.tricks) == tricks
+        and len(game.hand.trick) == in_trick
+    ):
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def _swap_hidden_cards(game: Game, seat: int) -> Hand:
+    """The same hand, replayed from a deal where two other seats' unplayed,
+    never-shown cards of one suit changed places: the seat cannot tell."""
+    hand = game.hand
+    deck = hand.deck
+    view = game.view(game.player_at(seat))
+    hidden = set(view.unseen)
+    others = [h for h in range(len(hand.holdings)) if h not in view.visible]
+    for a in others:
+        for b in others:
+            if a >= b:
+                continue
+            for ca in deck.cards_of(hand.holdings[a]):
+                for cb in deck.cards_of(hand.holdings[b]):
+                    if ca.suit == cb.suit and ca in hidden and cb in hidden and ca != cb:
+                        deal = [list(deck.cards_of(m)) for m in hand.dealt]
+                        if ca not in deal[a] or cb not in deal[b]:
+                            continue
+                        deal[a][deal[a].index(ca)] = cb
+                        deal[b][deal[b].index(cb)] = ca
+                        undealt = [deck.cards[c] for c in hand.pile] if hand.rules.lopaka else []
+                        twin = Hand(hand.rules, hand.dealer, deal, undealt, number=hand.number)
+                        for action in game.hand_actions:
+                            twin.apply(action)
+                        return twin
+    if hand.rules.lopaka:
+        # With Lopaka the pile is the undealt cards: swap one with the opponent's.
+        deal = [list(deck.cards_of(m)) for m in hand.dealt]
+        undealt = [deck.cards[c] for c in hand.pile]
+        (opponent,) = others
+        for ca in deck.cards_of(hand.holdings[opponent]):
+            for cb in undealt:
+                if ca in hidden and ca.suit == cb.suit and ca in deal[opponent]:
+                    deal[opponent][deal[opponent].index(ca)] = cb
+                    undealt[undealt.index(cb)] = ca
+                    twin = Hand(hand.rules, hand.dealer, deal, undealt, number=hand.number)
+                    for action in game.hand_actions:
+                        twin.apply(action)
+                    return twin
+    raise AssertionError("no two hidden cards of one suit to swap: choose another position")
+
+
+@pytest.mark.parametrize(
+    ("rules", "tricks", "in_trick"),
+    [(Rules(3), 8, 1), (Rules(4), 5, 2), (Rules(2), 8, 0), (Rules(3), 2, 0)],
+    ids=["3p-endgame", "4p-midgame", "2p-lopaka", "3p-rollouts"],
+)
+def test_a_hint_does_not_depend_on_cards_the_seat_cannot_see(rules, tricks, in_trick):
+    from cursedbottle.engine.view import observe
+
+    game = _play_until(rules, seed=21, tricks=tricks, in_trick=in_trick)
+    seat = game.to_act()[0]
+    twin = _swap_hidden_cards(game, seat)
+    assert twin.holdings != game.hand.holdings  # the hidden cards really differ
+    view = game.view(game.player_at(seat))
+    twin_view = observe(twin, seat, tuple(game.totals), game.seatings[-1])
+    assert twin_view == view
+    a = hint(view, seed=5, budget=None, samples=6)
+    b = hint(twin_view, seed=5, budget=None, samples=6)
+    assert a == b
+    assert {line.action for line in a.lines} == set(view.legal_actions)
+
+
+def test_a_hint_ranks_every_legal_card_best_first_with_reasons():
+    game = _play_until(Rules(3), seed=4, tricks=8, in_trick=0)
+    view = game.view(game.player_at(game.to_act()[0]))
+    h = hint(view, seed=1, budget=None, samples=8)
+    values = [line.value for line in h.lines]
+    assert values == sorted(values, reverse=True)
+    assert all(line.samples == 8 and line.exact for line in h.lines)
+    assert all(0.0 <= line.best_rate <= 1.0 for line in h.lines)
+    assert max(line.best_rate for line in h.lines) > 0
+    assert all(isinstance(line.reason, str) for line in h.lines)
+
+
+def test_a_hint_with_one_legal_card_returns_at_once():
+    rules = Rules(3)
+    game = Game(rules, seed=0)
+    rng = random.Random(0)
+    while not game.is_over:
+        if game.hand.phase is Phase.PLAY and len(game.legal_actions()) == 1:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.player_at(game.to_act()[0]))
+    h = hint(view, seed=0, budget=1000.0)
+    assert len(h.lines) == 1 and h.lines[0].samples == 0
+    assert h.lines[0].reason == "the only legal choice"
+
+
+def test_reasons_say_what_a_card_plainly_does():
+    from cursedbottle.bots.hint import reason
+
+    # 3 players, the price is the joker; seat 1 leads the 9H, seat 2 to play.
+    rules = Rules(3)
+    deck = rules.deck
+    c = deck.card
+    hand = Hand.at_position(
+        rules,
+        [[c("AD")], [], [c("5H"), c("QH")]],
+        [c("2D"), c("3D"), c("4D")],
+        None,
+        None,
+        [[], [], []],
+        1,
+        [c("9H")],
+    )
+    # Seat 2 plays, then seat 0: the view of seat 2.
+    from cursedbottle.engine.view import observe
+
+    view = observe(hand, 2)
+    assert reason(view, Play(2, c("5H"))) == "buys the bottle at 5♥ unless undercut"
+    assert reason(view, Play(2, c("QH"))) == ""
+
+
+def test_a_deal_helper_is_consistent():
+    deal, undealt = random_deal(Rules(2), random.Random(0))
+    assert len(undealt) == 3 and all(len(h) == 11 for h in deal)

@@ -1,0 +1,188 @@
+"""The server with clients in other processes, the `serve` command, and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+from cursedbottle.v1 import table_pb2, table_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from test_server_support import (
+    add_bots,
+    create,
+    rules,
+    run,
+    seat_humans,
+    serving,
+    table_of,
+)
+
+
+def test_a_client_in_another_process_plays_a_hand():
+    async def main():
+        async with serving() as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=1), seed="process")
+            (human,) = await seat_humans(stub, table_id, 1)
+            await add_bots(stub, table_id, host, 2)
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "cursedbottle.server.remote",
+                "--target",
+                f"127.0.0.1:{running.port}",
+                "--table",
+                table_id,
+                "--token",
+                human.token,
+                "--seat",
+                str(human.seat),
+                "--hands",
+                "1",
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            out, err = await asyncio.wait_for(process.communicate(), 30)
+            assert process.returncode == 0, err.decode()
+            summary = json.loads(out)
+            assert summary["hands_ended"] == 1
+            assert summary["actions"] == 14  # a pile card, two passes, 11 cards
+            game = table_of(running, table_id).game
+            assert len(game.hands) >= 2 or game.is_over, "the hand was played to its end"
+
+    run(main())
+
+
+def test_graceful_shutdown_closes_streams_and_lets_calls_finish(monkeypatch):
+    import cursedbottle.bots as bots
+
+    def slow_hint(view, seed, budget):
+        time.sleep(0.5)
+        return {"actions": [], "reason": "thought about it"}
+
+    monkeypatch.setattr(bots, "hint", slow_hint, raising=False)
+
+    async def main():
+        async with serving() as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=1))
+            seats = await seat_humans(stub, table_id, 3)
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            health = health_pb2_grpc.HealthStub(stub.channel)
+            statuses = []
+
+            async def follow_health():
+                request = health_pb2.HealthCheckRequest(service="cursedbottle.v1.CursedBottle")
+                try:
+                    async for reply in health.Watch(request):
+                        statuses.append(reply.status)
+                except grpc.aio.AioRpcError:
+                    pass
+
+            async def follow_seat():
+                updates = []
+                request = table_pb2.SubscribeRequest(table_id=table_id, token=seats[0].token)
+                async for update in stub.Subscribe(request):
+                    updates.append(update)
+                return updates
+
+            watcher = asyncio.create_task(follow_health())
+            follower = asyncio.create_task(follow_seat())
+            hint = asyncio.ensure_future(
+                stub.Hint(table_pb2.HintRequest(table_id=table_id, token=seats[0].token))
+            )
+            await asyncio.sleep(0.2)
+            await running.stop(grace=3)
+            reply = await hint  # in flight when the stop began: it finishes
+            assert reply.reason == "thought about it"
+            updates = await asyncio.wait_for(follower, 3)
+            assert updates[-1].closed.reason == "the server is shutting down"
+            await asyncio.wait_for(watcher, 3)
+            serving_ = health_pb2.HealthCheckResponse.SERVING
+            assert statuses[0] == serving_
+            assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses
+
+    run(main())
+
+
+def test_the_serve_command_logs_reflects_and_stops_on_sigterm():
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cursedbottle.cli.main",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--bot-delay",
+            "0",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        line = process.stderr.readline()
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert match, line
+        port = int(match.group(1))
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            status = health.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+            assert status == health_pb2.HealthCheckResponse.SERVING
+            reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+            replies = reflect.ServerReflectionInfo(
+                iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5
+            )
+            names = {s.name for r in replies for s in r.list_services_response.service}
+            assert "cursedbottle.v1.CursedBottle" in names
+            assert "grpc.health.v1.Health" in names
+            stub = table_pb2_grpc.CursedBottleStub(channel)
+            created = stub.CreateTable(table_pb2.CreateTableRequest(name="lan"), timeout=5)
+            stub.Join(table_pb2.JoinRequest(table_id=created.table.table_id, name="Ann"), timeout=5)
+            stream = stub.Watch(table_pb2.WatchRequest(table_id=created.table.table_id))
+            assert next(stream).WhichOneof("kind") == "snapshot"
+            process.send_signal(signal.SIGTERM)
+            rest = list(stream)
+            assert rest[-1].closed.reason == "the server is shutting down"
+        assert process.wait(timeout=10) == 0
+        log = process.stderr.read()
+        assert "created" in log and "Ann joins seat 0" in log
+        assert "shutting down" in log and "server stopped" in log
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_the_serve_command_refuses_a_bad_port():
+    result = subprocess.run(
+        [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--port", "70000"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "--port" in result.stderr
+
+
+def test_keepalive_settings_stay_inside_grpcs_ping_limits():
+    from cursedbottle.server import CLIENT_OPTIONS, SERVER_OPTIONS
+
+    server, client = dict(SERVER_OPTIONS), dict(CLIENT_OPTIONS)
+    floor = server["grpc.http2.min_recv_ping_interval_without_data_ms"]
+    assert client["grpc.keepalive_time_ms"] > floor, "clients never ping too often"
+    assert server["grpc.keepalive_time_ms"] >= floor
+    # A vanished peer is noticed within a minute.
+    assert server["grpc.keepalive_time_ms"] + server["grpc.keepalive_timeout_ms"] <= 60_000
+    assert server["grpc.keepalive_permit_without_calls"] == 1
+    assert server["grpc.http2.max_pings_without_data"] == 0  # idle streams may be pinged

@@ -1,0 +1,139 @@
+"""`cursed-bottle solve` as FORMATS.md describes it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from cursedbottle.cli.main import main
+
+FORMATS_EXAMPLE = {
+    "rules": {"players": 4, "hot_bottle": False},
+    "lopaka": None,
+    "hands": [["AD"], ["AH", "5H"], ["2H", "7S"], ["5D", "QD"]],
+    "pile": ["9H", "10H", "3H", "8H"],
+    "price": "AS",
+    "owner": 0,
+    "taken": [
+        ["3D", "4D", "4H", "7D", "7H", "9D", "10D"],
+        ["2D", "3S", "5S", "6D", "8D", "8S", "10S", "JD"],
+        ["6H", "6S", "JH", "QH"],
+        ["2S", "4S", "JS", "QS"],
+    ],
+    "leader": 0,
+    "trick": ["9S"],
+}
+
+
+def _write(tmp_path, data, name="pos.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_example_via_main(tmp_path, capsys) -> None:
+    assert main(["solve", _write(tmp_path, FORMATS_EXAMPLE)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seat"] == 1
+    assert out["values"] == {"AH": 23, "5H": -8}
+    assert out["best"] == ["AH"]
+    assert isinstance(out["nodes"], int) and out["nodes"] > 0
+
+
+def test_reference_flag_agrees(tmp_path, capsys) -> None:
+    assert main(["solve", "--reference", _write(tmp_path, FORMATS_EXAMPLE)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["values"] == {"AH": 23, "5H": -8}
+
+
+def test_installed_entry_point(tmp_path) -> None:
+    exe = shutil.which("cursed-bottle") or str(
+        __import__("pathlib").Path(sys.executable).with_name("cursed-bottle")
+    )
+    done = subprocess.run(
+        [exe, "solve", _write(tmp_path, FORMATS_EXAMPLE)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["values"] == {"AH": 23, "5H": -8}
+    bad = subprocess.run(
+        [exe, "solve", "-"], input="{", capture_output=True, text=True, timeout=60, check=False
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def _mutate(path, value):
+    data = copy.deepcopy(FORMATS_EXAMPLE)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+BAD = [
+    ("not json", "{", "not JSON"),
+    ("not an object", "[]", "position"),
+    ("no rules", _mutate(["rules"], KeyError), "rules: missing"),
+    ("five players", _mutate(["rules", "players"], 5), "rules.players"),
+    ("hot not bool", _mutate(["rules", "hot_bottle"], "yes"), "rules.hot_bottle"),
+    ("no hands", _mutate(["hands"], KeyError), "hands: missing"),
+    ("bad card", _mutate(["hands", 1, 0], "KH"), "hands[1][0]"),
+    ("card twice", _mutate(["hands", 3, 1], "AH"), "hands[3]"),
+    ("pile twice", _mutate(["pile", 0], "QD"), "pile"),
+    ("short pile", _mutate(["pile"], ["9H", "10H", "3H"]), "pile"),
+    ("three hands", _mutate(["hands"], [["AD"], ["AH", "5H"], ["2H", "7S"]]), "hands"),
+    ("counts", _mutate(["hands", 2], ["2H"]), "hands[2]"),
+    ("owner without price", _mutate(["price"], "JOKER"), "owner"),
+    ("price above joker", _mutate(["price"], "QS"), "price"),
+    ("price not card", _mutate(["price"], 7), "price"),
+    ("owner no seat", _mutate(["owner"], 4), "owner"),
+    ("leader no seat", _mutate(["leader"], -1), "leader"),
+    ("taken count", _mutate(["taken"], [[], [], []]), "taken"),
+    ("trick not list", _mutate(["trick"], "9S"), "trick"),
+    ("revoke", _mutate(["trick"], ["9S", "QD"]), "trick"),
+    ("lopaka in 4p", _mutate(["lopaka"], 1), "lopaka"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "field"), BAD, ids=[b[0] for b in BAD])
+def test_bad_positions_exit_2(tmp_path, capsys, name, data, field) -> None:
+    assert main(["solve", _write(tmp_path, data)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1
+    assert field in lines[0], lines[0]
+
+
+def test_missing_file(tmp_path, capsys) -> None:
+    assert main(["solve", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_lopaka_to_move_values_one_card(tmp_path, capsys) -> None:
+    data = {
+        "rules": {"players": 2, "hot_bottle": False},
+        "lopaka": 2,
+        "hands": [["AD", "QS"], ["2D", "JS"], ["3D", "10S"]],
+        "pile": ["9H", "10H", "3H"],
+        "price": "JOKER",
+        "owner": None,
+        "taken": [[], [], []],
+        "leader": 2,
+        "trick": [],
+    }
+    assert main(["solve", _write(tmp_path, data)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seat"] == 2
+    assert list(out["values"]) == ["10S"]  # his policy leads his highest card
+    assert out["best"] == ["10S"]
