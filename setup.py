@@ -55,6 +55,7 @@ class BuildPyWithProtos(build_py):
         generate_protos()
         super().run()
 
+
 #: The solver's compiled search.  Building it needs Cython and a C compiler;
 #: there is deliberately no pure-Python fallback (the build fails loudly).
 EXTENSIONS = [

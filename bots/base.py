@@ -23,26 +23,49 @@ class Bot(Protocol):
         ...
 
 
-_REGISTRY: dict[str, Callable[[int], Bot]] = {}
+_REGISTRY: dict[str, Callable[..., Bot]] = {}
+#: Bots whose factory takes `budget=` (seconds per decision).
+_BUDGETED: list[str] = []
 
 
-def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]]:
-    def deco(factory: Callable[[int], Bot]) -> Callable[[int], Bot]:
+def register(name: str, budgeted: bool = False) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
+    def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
         _REGISTRY[name] = factory
+        if budgeted:
+            _BUDGETED.append(name)
         return factory
 
     return deco
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by its name (`random`, …), seeded for reproducibility."""
+    """A bot by its name (`random`, …), seeded for reproducibility.
+
+    A searching bot takes its time budget per decision after a colon:
+    `strong:0.25` thinks a quarter of a second (the name stays distinct in
+    statistics, so budgets can be compared).
+    """
     from . import heuristic_bot, random_bot, rule_bot, strong_bot  # noqa: F401  (registering)
 
+    base, _, budget = name.partition(":")
     try:
-        return _REGISTRY[name](seed)
+        factory = _REGISTRY[base]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
         raise ValueError(f"unknown bot {name!r} (known: {known})") from None
+    if not budget:
+        return factory(seed)
+    if base not in _BUDGETED:
+        raise ValueError(f"bot {base!r} takes no time budget (only: {', '.join(_BUDGETED)})")
+    try:
+        seconds = float(budget)
+    except ValueError:
+        raise ValueError(f"bot {name!r}: {budget!r} is not a number of seconds") from None
+    if not seconds > 0:
+        raise ValueError(f"bot {name!r}: the time budget must be positive")
+    bot = factory(seed, budget=seconds)
+    bot.name = name
+    return bot
 
 
 def play_hand_with_bots(game: Game, bots: Mapping[int, Bot]) -> None:

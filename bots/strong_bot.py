@@ -41,4 +41,4 @@ class StrongBot:
         return ranked[0].action if clearly_better(ranked[0], prior) else default
 
 
-register("strong")(StrongBot)
+register("strong", budgeted=True)(StrongBot)

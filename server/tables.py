@@ -36,7 +36,15 @@ from cursedbottle.engine.rules import Rules
 from cursedbottle.v1 import game_pb2, table_pb2
 
 from . import wire
-from .errors import ServiceError, denied, invalid, not_found, precondition, unauthenticated
+from .errors import (
+    ENGINE_RULES,
+    ServiceError,
+    denied,
+    invalid,
+    not_found,
+    precondition,
+    unauthenticated,
+)
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -393,7 +401,7 @@ class Table:
         try:
             game.apply(action)
         except IllegalAction as exc:
-            raise precondition(exc.rule.name, self._explain(exc)) from None
+            raise ServiceError(ENGINE_RULES[exc.rule], exc.rule.name, self._explain(exc)) from None
         now = time.time_ns()
         self.times.extend([now] * (len(game.events) - before))
         if game.is_over:

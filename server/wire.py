@@ -212,12 +212,8 @@ def event_msg(
         set_card(m.card, event.card)
     elif isinstance(event, ev.TrickWon):
         m = out.trick_won
-        m.number, m.leader, m.winner, m.bought = (
-            event.number,
-            w[event.leader],
-            w[event.winner],
-            (event.bought),
-        )
+        m.number, m.leader, m.winner = event.number, w[event.leader], w[event.winner]
+        m.bought = event.bought
         for seat, card in event.cards:
             played = m.cards.add(seat=w[seat])
             set_card(played.card, card)

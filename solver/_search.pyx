@@ -82,6 +82,8 @@ cdef struct Ctx:
     int64_t nodes
     int64_t hist[MAXC]
     int64_t probes
+    int64_t cut_first
+    int64_t cut_later
     int bisect
 
 
@@ -457,6 +459,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            if k == 0:
+                c.cut_first += 1
+            else:
+                c.cut_later += 1
             break
     if stored:
         tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift, best_card)
@@ -527,6 +533,8 @@ def solve_state(
     c.opts = opts
     c.nodes = 0
     c.probes = 0
+    c.cut_first = 0
+    c.cut_later = 0
     c.bisect = BISECT
     for i in range(MAXC):
         c.points[i] = 0
@@ -611,4 +619,6 @@ def solve_state(
         if (legal >> card) & 1:
             out[card] = values[card]
     LAST_STATS["probes"] = c.probes
+    LAST_STATS["cut_first"] = c.cut_first
+    LAST_STATS["cut_later"] = c.cut_later
     return out, c.nodes

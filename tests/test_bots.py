@@ -63,3 +63,16 @@ def test_the_rule_bot_plays_lopakas_policy():
             )
             assert action.card.index == expected
         game.apply(action)
+
+
+def test_a_searching_bot_takes_its_budget_after_a_colon():
+    bot = make_bot("strong:0.25")
+    assert bot.name == "strong:0.25" and bot.budget == 0.25
+    for bad, message in [
+        ("rule:1", "takes no time budget"),
+        ("strong:soon", "is not a number of seconds"),
+        ("strong:0", "must be positive"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_bot(bad)
+

@@ -48,7 +48,7 @@ from conftest import (
     points,
 )
 from cursedbottle.engine.cards import Card
-from cursedbottle.engine.events import GameEnded, HandEnded, HandStarted, Phase
+from cursedbottle.engine.events import GameEnded, HandEnded, HandStarted, Phase, TrickWon
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.rules import Rules
 from hypothesis import HealthCheck, given, settings
@@ -111,13 +111,14 @@ def _winner_by_the_rule_text(plays, price: int):
     return seat, c, False
 
 
-def check_finished_hand(hand, ended: HandEnded) -> None:
+def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
     rules = hand.rules
     n = hand.seats
     assert hand.is_over
     assert not any(hand.holdings) and not hand.trick
     assert len(hand.tricks) == expected_tricks(rules)
     assert len(hand.pile) == expected_pile_size(rules)
+    assert len(won) == len(hand.tricks)
     assert_every_card_once(hand)
 
     owner, price_card = None, None
@@ -154,6 +155,10 @@ def check_finished_hand(hand, ended: HandEnded) -> None:
         else:
             taken[seat].update(cs)
         assert t.price_after == price_card
+        # the owner after each trick is the buyer of the last purchase
+        event = won[number - 1]
+        assert (event.number, event.winner, event.bought) == (number, seat, bought)
+        assert event.owner == owner and event.price == price_card
         leader = seat
     # follow suit over the whole hand: once a holder showed a void in a suit,
     # it never plays that suit again (it cannot have received cards since).
@@ -194,6 +199,7 @@ def check_game(game: Game) -> None:
     rules = game.rules
     events = game.events
     started = [e for e in events if isinstance(e, HandStarted)]
+    starts = [i for i, e in enumerate(events) if isinstance(e, HandStarted)]
     ended = [e for e in events if isinstance(e, HandEnded)]
     assert len(started) == len(game.hands)
     if game.is_over:
@@ -221,7 +227,8 @@ def check_game(game: Game) -> None:
         if k == len(ended):
             break  # the hand in progress of a game cut short
         he = ended[k]
-        check_finished_hand(hand, he)
+        won = [e for e in events[starts[k] : events.index(he)] if isinstance(e, TrickWon)]
+        check_finished_hand(hand, he, won)
         for seat, player in enumerate(hs.seat_players):
             if player is not None:
                 totals[player] += he.scores[seat]
