@@ -28,7 +28,9 @@ _REGISTRY: dict[str, Callable[..., Bot]] = {}
 _BUDGETED: list[str] = []
 
 
-def register(name: str, budgeted: bool = False) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
+def register(
+    name: str, budgeted: bool = False
+) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
     def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
         _REGISTRY[name] = factory
         if budgeted:

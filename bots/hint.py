@@ -56,8 +56,9 @@ def hint(
     return Hint(
         view.seat,
         tuple(
-            HintLine(av.action, av.value, av.best_rate, av.samples, av.exact,
-                     reason(view, av.action))
+            HintLine(
+                av.action, av.value, av.best_rate, av.samples, av.exact, reason(view, av.action)
+            )
             for av in ranked
         ),
     )

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 import matplotlib
 
 matplotlib.use("Agg")  # files only: no display on a server or in CI
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from .simulation import HandResult  # noqa: E402
+from .simulation import HandResult
 
 
 def plot_scores(results: Iterable[HandResult], path: str) -> None:
@@ -24,8 +24,13 @@ def plot_scores(results: Iterable[HandResult], path: str) -> None:
     high = max(max(v) for v in scores.values())
     bins = range(low, high + 2, max(1, (high - low) // 40 or 1))
     for name in names:
-        ax.hist(scores[name], bins=bins, histtype="step", linewidth=1.5,
-                label=f"{name} (n={len(scores[name])})")
+        ax.hist(
+            scores[name],
+            bins=bins,
+            histtype="step",
+            linewidth=1.5,
+            label=f"{name} (n={len(scores[name])})",
+        )
     ax.set_xlabel("score per hand")
     ax.set_ylabel("hands")
     ax.set_title("Cursed Bottle: score per hand by bot")

@@ -29,9 +29,7 @@ class RuleBot:
             deck = view.rules.deck
             holding = deck.mask_of(view.visible[view.holder_to_play])
             trick = [c.index for _, c in view.trick]
-            card = lopaka_card(
-                holding, trick, view.price_threshold, deck.suit_masks, deck.suit_of
-            )
+            card = lopaka_card(holding, trick, view.price_threshold, deck.suit_masks, deck.suit_of)
             return next(a for a in actions if a.card.index == card)
         if isinstance(first, PileCard | PassCard):
             return min(actions, key=lambda a: a.card.index)

@@ -54,7 +54,7 @@ def sample_deal(view: SeatView, rng: random.Random, tries: int = 100) -> Deal:
         sum(deck.suit_masks[s] for s in view.voids[h]) if h < len(view.voids) else 0
         for h in range(len(view.hand_sizes))
     ]
-    PILE = -1  # noqa: N806  (a place name, not a variable)
+    PILE = -1
 
     def places(card: int) -> list[int]:
         return [h for h in room if not void_masks[h] >> card & 1] + [PILE]

@@ -111,7 +111,9 @@ def _tiebreak(action: Action) -> int:
     return action.card.index if hasattr(action, "card") else getattr(action, "hand", 0)
 
 
-def _play_values(view: SeatView, actions: list[Action], rng: random.Random, exact: bool) -> list[float]:
+def _play_values(
+    view: SeatView, actions: list[Action], rng: random.Random, exact: bool
+) -> list[float]:
     hand = position_of(view, sample_deal(view, rng))
     out = []
     for action in actions:
@@ -139,7 +141,9 @@ def _setup_values(view: SeatView, actions: list[Action], rng: random.Random) -> 
     return out
 
 
-def _sample_original_deal(view: SeatView, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+def _sample_original_deal(
+    view: SeatView, rng: random.Random
+) -> tuple[list[list[Card]], list[Card]]:
     """The cards as they may have been dealt: the seat's own and the face-up
     hands as they were, the cards it received in the givers' hands, the rest
     shuffled over the other hands and the undealt pile."""
@@ -209,4 +213,3 @@ def _tip_choice(hand: Hand, seat: int) -> Action:
     holder = hand.setup_holder(seat)
     cards = hand.deck.cards_of(hand.holdings[holder])
     return min(actions, key=lambda a: shedding_order(cards, a.card, hand.deck.joker_position))
-

@@ -77,7 +77,9 @@ def run_unit(spec: TableSpec, unit: int) -> list[HandResult]:
         game = Game(rules, seed=f"{spec.seed}:{unit}", first_dealer=unit % players)
         while True:
             play_hand_with_bots(game, bots)
-            out.append(_hand_result(spec, game, len(game.hands) - (not game.is_over), unit, rot, names))
+            out.append(
+                _hand_result(spec, game, len(game.hands) - (not game.is_over), unit, rot, names)
+            )
             if game.is_over or not spec.games:
                 break
     return out

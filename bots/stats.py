@@ -124,6 +124,7 @@ def summarise(results: Iterable[HandResult]) -> Summary:
 
 def format_summary(summary: Summary, price_name=None) -> str:
     """The end-of-run table, as text (the same bytes for the same results)."""
+
     def price(p: float) -> str:
         if math.isnan(p):
             return "—"

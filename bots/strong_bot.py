@@ -23,7 +23,9 @@ from .search import clearly_better, evaluate
 class StrongBot:
     name = "strong"
 
-    def __init__(self, seed: int = 0, budget: float | None = 1.0, samples: int | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, budget: float | None = 1.0, samples: int | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
         self.samples = samples

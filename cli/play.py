@@ -1,16 +1,24 @@
-"""`cursed-bottle play`: a game against bots in the terminal.
+"""`cursed-bottle play`: a game against bots, one command from install to playing.
 
-The plain-text table: it needs nothing but a terminal and stdin, so it also
-serves scripts and screen readers.  You are player 0; bots fill the other
-seats.  Type a card (`10H`, `QS`, `10♥`) or its number in your hand.
+By default it starts a game server on 127.0.0.1 (a child process on a free
+port), makes a table, fills the other seats with strong bots and opens the
+Textual client.  `--text` keeps the plain-text table: it needs nothing but a
+terminal and stdin, so it also serves scripts and screen readers (type a card,
+`10H`, `QS`, `10♥`, or its number in your hand).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import os
+import socket
+import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+import time
+from collections.abc import Callable, Iterator
 
 from cursedbottle.cli.errors import fail
 
@@ -19,8 +27,20 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game against bots in this terminal")
     add_rules_arguments(p)
     p.add_argument("--seed", default=None, help="seed of the deal (default: random)")
-    p.add_argument("--bots", default="random", help="bot for the empty seats (default: random)")
-    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument(
+        "--bots", default=None,
+        help="bot for the other seats: strong, heuristic, rule, random "
+        "(default: strong; random with --text)",
+    )
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--text", action="store_true", help="the plain-text table instead of the app")
+    p.add_argument("--lang", choices=("en", "de"), default=None,
+                   help="language (default: from the locale)")
+    p.add_argument("--watch", action="store_true", help="only watch: bots take every seat")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="seconds a bot waits before it acts (default: 0.6)")
+    p.add_argument("--hint-budget", type=int, default=1000,
+                   help="milliseconds the server thinks about a hint (default: 1000)")
     return p
 
 
@@ -55,6 +75,12 @@ def rules_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.text:
+        return run_text(args)
+    return run_app(args)
+
+
+def run_text(args: argparse.Namespace) -> int:
     import secrets
 
     from cursedbottle.bots import make_bot
@@ -64,16 +90,104 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
-        bots = {p: make_bot(args.bots, seed=stable_seed(seed, p)) for p in range(1, rules.players)}
+        bot = args.bots or "random"
+        bots = {p: make_bot(bot, seed=stable_seed(seed, p)) for p in range(1, rules.players)}
     except (RulesError, ValueError) as exc:
         return fail(str(exc))
-    table = TextTable(rules, seed, bots, args.name, input_fn=input, out=sys.stdout)
+    table = TextTable(rules, seed, bots, args.name or "You", input_fn=input, out=sys.stdout)
     try:
         table.play()
     except (EOFError, KeyboardInterrupt):
         print("\nGame left.", file=sys.stdout)
         return 1
     return 0
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Server in a child process, the client in this one: the bots think on their own
+    core and never stall the screen."""
+    from cursedbottle.bots import make_bot
+    from cursedbottle.client import CursedBottleApp, QuickGame
+    from cursedbottle.client.i18n import detect_lang
+    from cursedbottle.engine.rules import RulesError
+    from cursedbottle.v1 import game_pb2
+
+    try:
+        rules_from_args(args)  # the engine's checks, with its messages
+        bot = args.bots or "strong"
+        make_bot(bot)
+    except (RulesError, ValueError) as exc:
+        return fail(str(exc))
+    if not 0 <= args.bot_delay <= 60:
+        return fail(f"--bot-delay: {args.bot_delay} is not between 0 and 60 seconds")
+    rules = game_pb2.Rules(
+        players=args.players, hot_bottle=args.hot_bottle, bright_house=args.bright_house
+    )
+    if args.game_hands is not None:
+        rules.hands = args.game_hands
+    else:
+        rules.target = args.target
+    lang = detect_lang(args.lang)
+    name = args.name or ("Du" if lang == "de" else "You")
+    quick = QuickGame(rules, bots=bot, name=name, seed=args.seed, watch=args.watch)
+    with local_server(args.bot_delay) as target:
+        app = CursedBottleApp(target, lang=lang, name=name, quick=quick,
+                              hint_budget_ms=args.hint_budget)
+        app.run()
+    return 0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Linux: the server ends when this process does, even on SIGKILL."""
+    with contextlib.suppress(Exception):
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+@contextlib.contextmanager
+def local_server(bot_delay: float) -> Iterator[str]:
+    """`cursed-bottle serve` on 127.0.0.1 and a free port, for as long as the block runs."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "cursedbottle.cli.main", "serve", "--host", "127.0.0.1",
+        "--port", str(port), "--bot-delay", str(bot_delay), "--quiet", "--grace", "0.5",
+    ]
+    with tempfile.TemporaryFile(mode="w+") as log:
+        child = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            _wait_listening(port, child)
+            yield f"127.0.0.1:{port}"
+        finally:
+            child.terminate()
+            try:
+                child.wait(5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
+def _wait_listening(port: int, child: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise SystemExit(f"cursed-bottle: the local server stopped (exit {child.returncode})")
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise SystemExit("cursed-bottle: the local server did not start")
 
 
 class TextTable:

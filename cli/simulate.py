@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         for name in set(names):
             make_bot(name)
-        if args.hands is not None and args.hands < 1 or args.games is not None and args.games < 1:
+        if (args.hands is not None and args.hands < 1) or (
+            args.games is not None and args.games < 1
+        ):
             raise ValueError("--hands/--games: give a positive number")
         if args.workers is not None and args.workers < 1:
             raise ValueError("--workers: give a positive number of processes")
@@ -68,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
     games = args.games is not None
     units = args.games if games else (args.hands or 100)
     spec = TableSpec(
-        names, rules, units, games=games, duplicate=args.duplicate, seed=args.seed,
+        names,
+        rules,
+        units,
+        games=games,
+        duplicate=args.duplicate,
+        seed=args.seed,
         records=bool(args.records),
     )
     try:
@@ -115,8 +122,7 @@ class ProgressBar:
         filled = int(width * done / total)
         rate = done / max(time.perf_counter() - self.start, 1e-9)
         sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit} "
-            f"({rate:.1f}/s)"
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit} ({rate:.1f}/s)"
         )
         sys.stderr.flush()
 

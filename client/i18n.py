@@ -126,7 +126,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "speed_instant": "instant",
         "speed_s": "{s} s per step",
         "plays": "plays",
-        "bad_key": "",
+        "trick_to": "{name} takes it",
+        "trick_buys": "{name} buys the bottle at {price}",
+        "keys_table": "Enter play · ←→ choose · h hint · ? rules · Esc undo · q quit",
+        "keys_watch": "+/− speed · ? rules · q quit",
     },
     "de": {
         "title": "Verfluchte Flasche",
@@ -226,7 +229,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "speed_instant": "sofort",
         "speed_s": "{s} s pro Schritt",
         "plays": "spielt",
-        "bad_key": "",
+        "trick_to": "{name} bekommt ihn",
+        "trick_buys": "{name} kauft die Flasche für {price}",
+        "keys_table": "Enter spielen · ←→ wählen · h Tipp · ? Regeln · Esc zurück · q Ende",
+        "keys_watch": "+/− Tempo · ? Regeln · q Ende",
     },
 }
 

@@ -74,9 +74,11 @@ class TableModel:
         if seat == self.lopaka:
             return tr("lopaka")
         if self.info is not None:
+            names = [s.name for s in self.info.seats]
             for s in self.info.seats:
                 if s.seat == seat and s.name:
-                    return s.name
+                    # two "rule bot"s at one table: tell them apart by their seat
+                    return s.name if names.count(s.name) == 1 else f"{s.name} {seat}"
         return f"#{seat}"
 
     @property
@@ -205,8 +207,9 @@ class TableModel:
 
     def acted(self, sequence: int) -> None:
         """Our action was accepted: wait for a turn at least this new."""
-        self.acted_at = sequence
-        self.legal = []
+        self.acted_at = max(self.acted_at, sequence)
+        if self.turn_seq < sequence:  # the legal moves we hold are from before the action
+            self.legal = []
 
     def _say(self, key: str, **params: object) -> None:
         self.log.append(self.tr(key, **params))

@@ -88,6 +88,10 @@ class Game:
         """What `player` knows now (see engine.view)."""
         return observe(self.hand, self.seat_of(player), tuple(self.totals), self.seatings[-1])
 
+    def hand_of_event(self, seq: int) -> int:
+        """The number of the hand event `seq` belongs to (0: before the first)."""
+        return self._event_hand[seq]
+
     def seating_at(self, seq: int) -> tuple[int | None, ...]:
         """The seating of the hand event `seq` belongs to (players by seat)."""
         hand = self._event_hand[seq]

@@ -35,6 +35,14 @@ from .tricks import Trick, legal_cards, lopaka_card, trick_winner
 Emit = Callable[[Event], None]
 
 
+#: (seats, Lopaka's seat or None) -> the other seats, made once.
+_SEATS_BUT = {
+    (n, skip): tuple(s for s in range(n) if s != skip)
+    for n in (2, 3, 4)
+    for skip in (None, 0, 1, 2, 3)
+}
+
+
 def _ignore(event: Event) -> None:
     pass
 
@@ -169,7 +177,7 @@ class Hand:
         hand.tricks = []
         hand.leader = leader
         hand._stages = stages(rules)
-        hand._stage = next(i for i, (p, _) in enumerate(hand._stages) if p is Phase.PLAY)
+        hand._enter(next(i for i, (p, _) in enumerate(hand._stages) if p is Phase.PLAY))
         hand._order = hand.trick_order(leader)
         hand.trick, hand.trick_holders = [], []
         hand.voids = [0] * rules.holders
@@ -178,7 +186,7 @@ class Hand:
             hand.holdings[holder] |= card.mask  # _put takes it out of the hand again
             hand._put(holder, card.index)
         if not any(hand.holdings) and not hand.trick:
-            hand._stage = len(hand._stages) - 1
+            hand._enter(len(hand._stages) - 1)
         return hand
 
     def copy(self) -> Hand:
@@ -202,14 +210,13 @@ class Hand:
 
     # ----------------------------------------------------------------- reading
 
-    @property
-    def phase(self) -> Phase:
-        return self._stages[self._stage][0]
-
-    @property
-    def stage_hand(self) -> int | None:
-        """Bright house: which of each seat's hands the current pile/pass stage uses."""
-        return self._stages[self._stage][1]
+    def _enter(self, stage: int) -> None:
+        # Plain attributes, not properties: the phase is read on every action.
+        self._stage = stage
+        #: The current phase of the hand.
+        self.phase: Phase = self._stages[stage][0]
+        #: Bright house: which of each seat's hands the current pile/pass stage uses.
+        self.stage_hand: int | None = self._stages[stage][1]
 
     @property
     def pending_open(self) -> dict[int, int]:
@@ -222,7 +229,7 @@ class Hand:
 
     def setup_seats(self) -> tuple[int, ...]:
         """Seats that take part in the pile and passing (everyone but Lopaka)."""
-        return tuple(s for s in range(self.seats) if s != self.lopaka)
+        return _SEATS_BUT[self.seats, self.lopaka]
 
     def recipients(self, seat: int) -> tuple[int, ...]:
         """Who `seat` passes to: left then right neighbour, or the one other player."""
@@ -438,12 +445,14 @@ class Hand:
         if len(self.trick) == len(self._order):
             self._finish_trick()
 
-    def push_unchecked(self, card: int) -> None:
+    def push_unchecked(self, card: int, autoplay: bool = True) -> None:
         """Play card index `card` for the holder to move, without the checks of
-        `apply`: for search and rollouts, whose caller takes it from
-        `legal_play_mask()`.  Lopaka then moves if it is his turn."""
+        `apply`: for search, rollouts and analysis, whose caller knows the card
+        legal.  Lopaka then moves if it is his turn, unless `autoplay` is off
+        (an analysis wants the position before each of his cards too)."""
         self._put(self._order[len(self.trick)], card)
-        self.autoplay()
+        if autoplay:
+            self.autoplay()
 
     def autoplay(self) -> None:
         """Lopaka plays whenever it is his turn: he is not a player.  (A position
@@ -522,8 +531,8 @@ class Hand:
         return (2 * leader + lo, 2 * other + oo, 2 * leader + 1 - lo, 2 * other + 1 - oo)
 
     def _next_stage(self) -> None:
-        self._stage += 1
-        phase, hand = self._stages[self._stage]
+        self._enter(self._stage + 1)
+        phase, hand = self.phase, self.stage_hand
         if phase is Phase.PLAY:
             self._order = self.trick_order(self.leader)
         if phase is not Phase.OVER:

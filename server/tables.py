@@ -272,7 +272,7 @@ class Table:
         game = self.game
         seating = game.seating_at(seq)
         seats = wire.seat_map(seating, players)
-        hand_number = game._event_hand[seq]
+        hand_number = game.hand_of_event(seq)
         deal = None
         if spectator and isinstance(event, HandEnded):
             deal = self._deals.get(event.number)

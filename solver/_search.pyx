@@ -38,14 +38,27 @@ cdef enum:
     OPT_BOUNDS = 4
     OPT_ORDER = 8
     OPT_MTD = 16
-    OPT_ALL = 31
+    OPT_CANON = 32
+    OPT_ALL = 63
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
-           "mtd": OPT_MTD}
+           "mtd": OPT_MTD, "canon": OPT_CANON}
 ALL_OPTIONS = OPT_ALL
 #: Counters of the last solve (for the benchmark and for tuning).
 LAST_STATS = {}
 cdef int BISECT = 0
+cdef int EVAL_MODE = 4
+cdef int HIST_MODE = 0
+
+
+def set_hist_mode(int m):
+    global HIST_MODE
+    HIST_MODE = m
+
+
+def set_eval_mode(int m):
+    global EVAL_MODE
+    EVAL_MODE = m
 
 
 def set_bisect(int on):
@@ -54,9 +67,7 @@ def set_bisect(int on):
 
 
 cdef struct Entry:
-    uint64_t k0
-    uint64_t k1
-    uint64_t k2
+    uint64_t k[5]
     int8_t lower
     int8_t upper
     int8_t best
@@ -74,6 +85,7 @@ cdef struct Ctx:
     int opts
     int points[MAXC]
     int suit[MAXC]
+    int code[MAXC]
     uint64_t suit_mask[3]
     uint64_t pts_mask[4]
     int root_holder[4]
@@ -82,6 +94,7 @@ cdef struct Ctx:
     int64_t nodes
     int64_t hist[MAXC]
     int64_t probes
+    int64_t by_depth[MAXC]
     int64_t cut_first
     int64_t cut_later
     int bisect
@@ -293,12 +306,54 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept 
         taken = 126
     if not below:
         price = 0
+    if c.opts & OPT_CANON:
+        canonical(c, inplay, p0, p1, k)
+        k[4] = (<uint64_t>cb_popcount(below) | (<uint64_t>s.leader << 6)
+                | (<uint64_t>owns << 8) | (<uint64_t>taken << 9)
+                | (<uint64_t>(c.points[s.price_card] if owns and s.price_card >= 0 else 0) << 16)
+                | (<uint64_t>cb_popcount(inplay) << 20) | (<uint64_t>1 << 63))
+        return shift
     k[0] = (inplay | (<uint64_t>s.leader << 36) | (<uint64_t>price << 38)
             | (<uint64_t>owns << 44) | (<uint64_t>taken << 45)
             | (<uint64_t>1 << 63))
     k[1] = p0
     k[2] = p1
+    k[3] = 0
+    k[4] = 0
     return shift
+
+
+cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
+                           uint64_t* k) noexcept nogil:
+    """The cards in play as a pattern: in the total order, each card's holder,
+    suit and points, and nothing of which card it is.
+
+    The rules only ever compare cards by their place in the order, their suit
+    and their points, so two positions whose cards in play show one pattern
+    (and whose price lies at the same place in it: the key's count of cards
+    below the price) play identically, whichever cards have gone.
+    """
+    cdef uint64_t m = inplay
+    cdef int card, pos = 0
+    k[0] = 0
+    k[1] = 0
+    k[2] = 0
+    k[3] = 0
+    while m:
+        card = cb_ctz(m)
+        m &= m - 1
+        k[pos // 10] |= (((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
+                         | (<uint64_t>c.code[card] << 2)) << (6 * (pos % 10))
+        pos += 1
+
+
+cdef inline int nth_card(uint64_t m, int n) noexcept nogil:
+    """The n-th card (from 0, lowest first) of a mask: hash moves are kept as
+    places among the cards in play, so that they survive the pattern key."""
+    while n > 0:
+        m &= m - 1
+        n -= 1
+    return cb_ctz(m) if m else -1
 
 
 cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
@@ -306,6 +361,8 @@ cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
     cdef uint64_t x = k[0] * <uint64_t>0x9E3779B97F4A7C15
     x ^= k[1] * <uint64_t>0xC2B2AE3D27D4EB4F
     x ^= k[2] * <uint64_t>0x165667B19E3779F9
+    x ^= k[3] * <uint64_t>0x27D4EB2F165667C5
+    x ^= k[4] * <uint64_t>0x94D049BB133111EB
     x ^= x >> 31
     x *= <uint64_t>0xD6E8FEB86659FD93
     x ^= x >> 32
@@ -313,7 +370,8 @@ cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
 
 
 cdef inline bint same_key(Entry* e, uint64_t* k) noexcept nogil:
-    return e.k0 == k[0] and e.k1 == k[1] and e.k2 == k[2]
+    return (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
+            and e.k[4] == k[4])
 
 
 cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0, int beta0,
@@ -330,9 +388,11 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
             e = &b[0]
         else:
             e = &b[1]
-        e.k0 = key[0]
-        e.k1 = key[1]
-        e.k2 = key[2]
+        e.k[0] = key[0]
+        e.k[1] = key[1]
+        e.k[2] = key[2]
+        e.k[3] = key[3]
+        e.k[4] = key[4]
         e.lower = -128
         e.upper = 127
         e.depth = depth
@@ -345,6 +405,15 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
     e.best = best_card
 
 
+cdef inline bint last_trick(Ctx* c, State* s) noexcept nogil:
+    """Whether only the trick in progress is left: every holder's play is forced."""
+    cdef int i
+    for i in range(c.nholders):
+        if s.hand[i] & (s.hand[i] - 1):
+            return False
+    return True
+
+
 cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
     """Move ordering: the root seat's score if the trick ended with this card
     and the hand ended with the trick."""
@@ -354,14 +423,20 @@ cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
     t.tholder[t.n] = h
     t.n += 1
     finish_trick(c, &t)
-    return final_score(c, &t)
+    if EVAL_MODE == 0:
+        return final_score(c, &t)
+    cdef uint64_t rest = 0
+    cdef int i
+    for i in range(c.nholders):
+        rest |= t.hand[i]
+    return EVAL_MODE * final_score(c, &t) + mask_points(c, rest)
 
 
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int h, seat, card, v, best, lo, hi, best_card = -1, hash_move = -1
     cdef int alpha0 = alpha, beta0 = beta, i, j, k, nmoves, depth = 0, shift = 0
     cdef uint64_t inplay, legal, reps
-    cdef uint64_t key[3]
+    cdef uint64_t key[5]
     cdef Entry* e = NULL
     cdef Entry* b
     cdef State child
@@ -375,6 +450,12 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         inplay |= s.hand[i]
     if inplay == 0:
         return final_score(c, s)
+    if last_trick(c, s):
+        child = s[0]
+        while child.n > 0 or child.hand[c.order[child.leader][0]]:
+            h = c.order[child.leader][child.n]
+            play(c, &child, h, cb_ctz(child.hand[h]))
+        return final_score(c, &child)
     if c.opts & OPT_BOUNDS:
         score_bounds(c, s, inplay, &lo, &hi)
         if lo >= beta or lo == hi:
@@ -382,6 +463,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         if hi <= alpha:
             return hi
     depth = cb_popcount(inplay)
+    c.by_depth[depth] += 1
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         shift = tt_key(c, s, inplay, key)
@@ -403,7 +485,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 alpha = lo
             if hi < beta:
                 beta = hi
-            hash_move = e.best
+            if e.best >= 0:
+                hash_move = nth_card(inplay, e.best)
         alpha0 = alpha
         beta0 = beta
     h = c.order[s.leader][s.n]
@@ -426,6 +509,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             score[nmoves] = static_eval(c, s, h, card)
             if not maximise:
                 score[nmoves] = -score[nmoves]
+            if HIST_MODE:
+                score[nmoves] = score[nmoves] * (<int64_t>1 << 40) + c.hist[card]
         else:
             score[nmoves] = 0
         nmoves += 1
@@ -459,13 +544,16 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            if HIST_MODE:
+                c.hist[card] += depth * depth if HIST_MODE == 1 else 1
             if k == 0:
                 c.cut_first += 1
             else:
                 c.cut_later += 1
             break
     if stored:
-        tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift, best_card)
+        tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift,
+                 cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
     return best
 
 
@@ -525,6 +613,8 @@ def solve_state(
     cdef int nh = len(hands)
     if not 1 <= nh <= 4 or len(points) > MAXC or len(trick) >= nh:
         raise ValueError("solve_state: bad sizes")
+    if any(not 1 <= p <= 3 for p in points) or any(not 0 <= x <= 2 for x in suits):
+        raise ValueError("solve_state: the pattern key needs 3 suits and 1-3 points a card")
     c.nholders = nh
     c.lopaka = lopaka
     c.root = root
@@ -540,6 +630,7 @@ def solve_state(
         c.points[i] = 0
         c.suit[i] = 0
         c.hist[i] = 0
+        c.by_depth[i] = 0
     for i in range(3):
         c.suit_mask[i] = 0
     for i in range(4):
@@ -552,6 +643,7 @@ def solve_state(
     for i in range(len(points)):
         c.points[i] = points[i]
         c.suit[i] = suits[i]
+        c.code[i] = suits[i] | ((points[i] - 1) << 2)
         c.suit_mask[suits[i]] |= bit(i)
         c.pts_mask[points[i]] |= bit(i)
     for i in range(nh):
@@ -619,6 +711,7 @@ def solve_state(
         if (legal >> card) & 1:
             out[card] = values[card]
     LAST_STATS["probes"] = c.probes
+    LAST_STATS["by_depth"] = [c.by_depth[i] for i in range(MAXC)]
     LAST_STATS["cut_first"] = c.cut_first
     LAST_STATS["cut_later"] = c.cut_later
     return out, c.nodes

@@ -48,7 +48,9 @@ def _tt_bits(cards_left: int) -> int:
         return 12
     if cards_left <= 20:
         return 16
-    return 20
+    if cards_left <= 26:
+        return 20
+    return 22
 
 
 def solve_hand(hand: Hand, opts: int | None = None, tt_bits: int | None = None) -> Solution:
@@ -117,14 +119,15 @@ class Step:
         }
 
 
-def analyse(record: HandRecord | dict) -> list[Step]:
+def analyse(record: HandRecord | dict, first: int = 0) -> list[Step]:
     """Replay a hand record (FORMATS.md) and give, before every card played,
     the double-dummy value of each legal card (the played one included).
 
-    The record is checked by the engine's `replay` first (an illegal record
-    raises RecordError).  Lopaka's cards are analysed too: his one policy card,
-    valued for his own score.  A record of a hand still in progress is analysed
-    as far as it goes.
+    The record is checked by the engine first (an illegal record raises
+    RecordError).  Lopaka's cards are analysed too: his one policy card,
+    valued for his own score.  A record of a hand still in progress is
+    analysed as far as it goes.  `first` skips the plays before that index
+    (the early positions are the expensive ones).
     """
     if not isinstance(record, HandRecord):
         record = HandRecord.from_json(record)
@@ -132,8 +135,9 @@ def analyse(record: HandRecord | dict) -> list[Step]:
     replay_hand(record)  # raises ReplayError at the first illegal play
     steps: list[Step] = []
     for index, card in enumerate(record.plays):
-        solution = solve_hand(hand)
-        steps.append(Step(index, solution.seat, card, solution))
+        if index >= first:
+            solution = solve_hand(hand)
+            steps.append(Step(index, solution.seat, card, solution))
         hand = _place(hand, card)
     return steps
 

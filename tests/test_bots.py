@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cursedbottle.bots import make_bot
 from cursedbottle.bots.strong_bot import StrongBot
 from cursedbottle.engine import Game, Rules
@@ -42,7 +41,7 @@ def test_a_bot_plays_a_whole_game_legally(name, variant):
 
 
 def test_unknown_bot_names_are_refused_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown bot 'genius'.*heuristic.*random.*rule.*strong"):
+    with pytest.raises(ValueError, match=r"unknown bot 'genius'.*heuristic.*random.*rule.*strong"):
         make_bot("genius")
 
 
@@ -58,8 +57,11 @@ def test_the_rule_bot_plays_lopakas_policy():
         if view.phase.value == "play":
             deck = game.hand.deck
             expected = lopaka_card(
-                game.hand.holdings[seat], game.hand.trick, game.hand.price,
-                deck.suit_masks, deck.suit_of,
+                game.hand.holdings[seat],
+                game.hand.trick,
+                game.hand.price,
+                deck.suit_masks,
+                deck.suit_of,
             )
             assert action.card.index == expected
         game.apply(action)
@@ -75,4 +77,3 @@ def test_a_searching_bot_takes_its_budget_after_a_colon():
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)
-

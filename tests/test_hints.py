@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from cursedbottle.bots import hint
 from cursedbottle.engine import Game, Hand, Phase, Play, Rules
 from cursedbottle.engine.hand import random_deal

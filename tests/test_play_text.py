@@ -56,7 +56,7 @@ def test_the_command_plays_a_game_from_piped_input():
     script = Path(sys.executable).parent / "cursed-bottle"
     answers = "\n".join(str(n) for _ in range(400) for n in range(1, 13)) + "\n"
     done = subprocess.run(
-        [str(script), "play", "--seed", "11", "--game-hands", "1"],
+        [str(script), "play", "--text", "--seed", "11", "--game-hands", "1"],
         input=answers,
         capture_output=True,
         text=True,
@@ -69,7 +69,7 @@ def test_the_command_plays_a_game_from_piped_input():
 def test_bad_rule_options_exit_2_with_one_line():
     script = Path(sys.executable).parent / "cursed-bottle"
     done = subprocess.run(
-        [str(script), "play", "--bright-house", "--players", "3"],
+        [str(script), "play", "--text", "--bright-house", "--players", "3"],
         capture_output=True,
         text=True,
         timeout=60,

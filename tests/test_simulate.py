@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cursedbottle.bots.simulation import HandResult
 from cursedbottle.bots.stats import summarise
 from cursedbottle.cli.main import main
@@ -21,7 +20,9 @@ def _simulate(tmp_path: Path, name: str, *args: str) -> tuple[str, str]:
     script = Path(sys.executable).parent / "cursed-bottle"
     done = subprocess.run(
         [str(script), "simulate", *args, "--records", str(records)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout, records.read_text()
@@ -46,8 +47,24 @@ def test_every_record_written_replays_to_its_scores(tmp_path):
 
 
 def test_games_mode_counts_games_won(capsys):
-    assert main(["simulate", "--seats", "rule,random,random", "--games", "3",
-                 "--target", "40", "--workers", "1", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--seats",
+                "rule,random,random",
+                "--games",
+                "3",
+                "--target",
+                "40",
+                "--workers",
+                "1",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     lines = [line.split() for line in out.splitlines()[1:3]]
     assert sorted(line[0] for line in lines) == ["random", "rule"]
@@ -55,7 +72,9 @@ def test_games_mode_counts_games_won(capsys):
     # Three games, one winner each; the random bots sat in two seats of each.
     assert sum(int(w) for w, _ in won) == 3
     assert {line[0]: int(n) for line, (_, n) in zip(lines, won, strict=True)} == {
-        "rule": 3, "random": 6}
+        "rule": 3,
+        "random": 6,
+    }
 
 
 def test_bad_options_exit_2_with_one_line(capsys):
@@ -69,8 +88,22 @@ def test_bad_options_exit_2_with_one_line(capsys):
 
 def test_the_plot_is_a_png(tmp_path, capsys):
     plot = tmp_path / "scores.png"
-    assert main(["simulate", "--seats", "rule,random,random", "--hands", "4",
-                 "--workers", "1", "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--seats",
+                "rule,random,random",
+                "--hands",
+                "4",
+                "--workers",
+                "1",
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

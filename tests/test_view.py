@@ -31,8 +31,17 @@ def _cards_in(value) -> set[Card]:
 
 
 def _view_cards(view: SeatView) -> set[Card]:
-    parts = [view.visible, view.known, view.my_pile_cards, view.passes_given, view.passes_received,
-             view.taken, view.trick, view.tricks, view.price]
+    parts = [
+        view.visible,
+        view.known,
+        view.my_pile_cards,
+        view.passes_given,
+        view.passes_received,
+        view.taken,
+        view.trick,
+        view.tricks,
+        view.price,
+    ]
     return _cards_in(parts)
 
 
@@ -61,11 +70,18 @@ def test_unseen_is_exactly_the_hidden_hands_and_the_rest_of_the_pile(name):
         hand = game.hand
         view = game.view(player)
         deck = hand.deck
-        hidden = set(deck.cards_of(sum(hand.holdings[h] for h in range(len(hand.holdings))
-                                       if h not in view.visible)))
+        hidden = set(
+            deck.cards_of(
+                sum(hand.holdings[h] for h in range(len(hand.holdings)) if h not in view.visible)
+            )
+        )
         hidden -= {c for cards in view.known.values() for c in cards}
-        in_transit = {deck.cards[c] for giver, given in hand.passes.items() if giver != view.seat
-                      for c in given.values()}
+        in_transit = {
+            deck.cards[c]
+            for giver, given in hand.passes.items()
+            if giver != view.seat
+            for c in given.values()
+        }
         pile = {deck.cards[c] for c in hand.pile} - set(view.my_pile_cards)
         assert set(view.unseen) == hidden | in_transit | pile
         assert set(view.unseen).isdisjoint(_view_cards(view))

@@ -1,0 +1,47 @@
+"""`cursed-bottle join HOST[:PORT] --name NAME`: play at a LAN server's tables.
+
+Opens the Textual client in the server's lobby: list the tables, make one,
+take a seat or watch.  `--table ID` goes straight to that table.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("join", help="play on a LAN server (cursed-bottle serve)")
+    p.add_argument("server", metavar="HOST[:PORT]", help="the server (default port 50051)")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--table", default=None, help="go straight to this table (its id)")
+    p.add_argument("--watch", action="store_true", help="with --table: only watch it")
+    p.add_argument("--lang", choices=("en", "de"), default=None,
+                   help="language (default: from the locale)")
+    p.add_argument("--hint-budget", type=int, default=1000,
+                   help="milliseconds the server thinks about a hint (default: 1000)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    import getpass
+
+    from cursedbottle.client import CursedBottleApp
+    from cursedbottle.client.i18n import detect_lang
+    from cursedbottle.client.net import parse_target
+
+    name = args.name
+    if not name:
+        try:
+            name = getpass.getuser()
+        except (KeyError, OSError):
+            name = "Player"
+    app = CursedBottleApp(
+        parse_target(args.server),
+        lang=detect_lang(args.lang),
+        name=name[:40],
+        hint_budget_ms=args.hint_budget,
+        table_id=args.table,
+        watch=args.watch,
+    )
+    app.run()
+    return 0

@@ -1,0 +1,371 @@
+"""The Textual app: connect, lobby, create a table, then the table screen.
+
+`cursed-bottle play` starts it on a quick game (a table is made, bots fill the
+other seats, the game starts); `cursed-bottle join HOST` starts it in the
+lobby of a LAN server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import grpc
+from cursedbottle.v1 import game_pb2, table_pb2
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+
+from .i18n import Tr
+from .model import TableModel
+from .net import Seat, Session, error_text
+from .table import RulesScreen, TableScreen
+
+BOTS = ("strong", "heuristic", "rule", "random")
+
+
+@dataclass
+class QuickGame:
+    """What `cursed-bottle play` asks for: a table, you in seat 0, bots elsewhere."""
+
+    rules: game_pb2.Rules
+    bots: str = "strong"
+    name: str = "You"
+    seed: str | None = None
+    watch: bool = False
+
+
+class CursedBottleApp(App):
+    """The client.  `model` (tests, screenshots) shows a table without any server."""
+
+    TITLE = "Cursed Bottle"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list] = [Binding("question_mark", "rules", "Rules", show=False)]
+
+    def __init__(self, target: str | None = None, lang: str = "en", name: str = "You",
+                 quick: QuickGame | None = None, hint_budget_ms: int = 1000,
+                 model: TableModel | None = None, table_id: str | None = None,
+                 watch: bool = False, speed: float = 0.5) -> None:
+        super().__init__()
+        self.tr = Tr(lang)
+        self.target = target
+        self.player_name = name
+        self.quick = quick
+        self.hint_budget_ms = hint_budget_ms
+        self.offline_model = model
+        self.table_id = table_id
+        self.watch_only = watch
+        self.speed = speed
+        self.session: Session | None = None
+        self.title = self.tr("title")
+
+    def on_mount(self) -> None:
+        if self.offline_model is not None:
+            self.push_screen(TableScreen(self.offline_model, None, None, self.hint_budget_ms))
+            return
+        self.push_screen(Connecting(self.tr("connecting", target=self.target)))
+        self.connect()
+
+    @work(exclusive=True, group="connect")
+    async def connect(self) -> None:
+        self.session = Session(self.target)
+        try:
+            await self.session.ready(timeout=20)
+        except TimeoutError:
+            self.screen.query_one(Static).update(
+                Text(self.tr("cannot_connect", target=self.target, msg="timeout"), style="red")
+            )
+            return
+        try:
+            if self.quick is not None:
+                await self.start_quick(self.quick)
+            elif self.table_id:
+                await self.sit_down(self.table_id, watch=self.watch_only)
+            else:
+                self.switch_screen(LobbyScreen(self.session, self.tr))
+        except grpc.aio.AioRpcError as exc:
+            self.screen.query_one(Static).update(
+                Text(self.tr("cannot_connect", target=self.target, msg=error_text(exc)),
+                     style="red")
+            )
+
+    async def start_quick(self, quick: QuickGame) -> None:
+        """Make the table, sit down (or only watch), fill the seats with bots, start."""
+        kw = {} if quick.seed is None else {"seed": quick.seed}
+        made = await self.session.create(f"{quick.name}'s table", quick.rules, **kw)
+        table_id = made.table.table_id
+        if quick.watch:
+            seat = Seat(table_id, None, host_token=made.host_token)
+        else:
+            seat = await self.session.join(table_id, quick.name)
+            seat.host_token = made.host_token
+        await self.session.add_bots(table_id, made.host_token, quick.bots)
+        await self.session.start(Seat(table_id, host_token=made.host_token))
+        self.open_table(seat, replace=True)
+
+    async def sit_down(self, table_id: str, watch: bool = False, replace: bool = True) -> None:
+        if watch:
+            seat = Seat(table_id, None)
+        else:
+            seat = await self.session.join(table_id, self.player_name)
+        self.open_table(seat, replace=replace)
+
+    def open_table(self, seat: Seat, replace: bool = False) -> None:
+        model = TableModel(seat.seat, self.tr)
+        screen = TableScreen(model, self.session, seat, self.hint_budget_ms, speed=self.speed)
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen(self.tr))
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+
+class Connecting(Screen):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text)
+        yield Footer()
+
+    BINDINGS: ClassVar[list] = [Binding("q", "app.quit", "Quit")]
+
+
+def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
+    parts = [f"{rules.players}p"]
+    if rules.bright_house:
+        parts.append(tr("v_bright").split(" (")[0])
+    elif rules.players == 2:
+        parts.append("Lopaka")
+    if rules.hot_bottle:
+        parts.append(tr("v_hot"))
+    end = rules.WhichOneof("end")
+    if end == "hands":
+        parts.append(f"{rules.hands}×")
+    else:
+        parts.append(f"→{rules.target or 100}")
+    return ", ".join(parts)
+
+
+class LobbyScreen(Screen):
+    """The server's tables: join a seat, watch, or make a new one."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("n", "new", "New table"),
+        Binding("enter", "join", "Join"),
+        Binding("w", "watch", "Watch"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("question_mark", "app.rules", "Rules"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    #lobbytitle { height: 1; padding: 0 1; text-style: bold; background: $primary-background; }
+    #lobbymsg { height: auto; padding: 0 1; color: $warning; }
+    """
+
+    def __init__(self, session: Session, tr: Tr) -> None:
+        super().__init__()
+        self.session = session
+        self.tr = tr
+        self.tables: list[table_pb2.TableInfo] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.tr("lobby", target=self.session.target), id="lobbytitle")
+        yield DataTable(id="tables", cursor_type="row")
+        yield Static(self.tr("lobby_keys"), id="lobbymsg")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        tr = self.tr
+        table.add_columns(tr("col_name"), tr("col_rules"), tr("col_state"), tr("col_seats"))
+        self.action_refresh()
+
+    @work(exclusive=True, group="lobby")
+    async def action_refresh(self) -> None:
+        try:
+            self.tables = await self.session.list_tables()
+        except grpc.aio.AioRpcError as exc:
+            self.query_one("#lobbymsg", Static).update(error_text(exc))
+            return
+        tr = self.tr
+        table = self.query_one(DataTable)
+        table.clear()
+        states = {
+            table_pb2.TABLE_STATE_WAITING: tr("state_waiting"),
+            table_pb2.TABLE_STATE_PLAYING: tr("state_playing"),
+            table_pb2.TABLE_STATE_FINISHED: tr("state_finished"),
+        }
+        for info in self.tables:
+            seats = " ".join(
+                tr("seat_empty") if s.kind == table_pb2.SEAT_KIND_EMPTY else s.name
+                for s in info.seats if s.kind != table_pb2.SEAT_KIND_LOPAKA
+            )
+            table.add_row(info.name or info.table_id, rules_text(tr, info.rules),
+                          states.get(info.state, "?"), seats, key=info.table_id)
+        msg = tr("lobby_keys") if self.tables else tr("no_tables")
+        self.query_one("#lobbymsg", Static).update(msg)
+
+    def _selected(self) -> table_pb2.TableInfo | None:
+        table = self.query_one(DataTable)
+        if not self.tables or table.cursor_row is None:
+            return None
+        row = table.cursor_row
+        return self.tables[row] if 0 <= row < len(self.tables) else None
+
+    def action_join(self) -> None:
+        info = self._selected()
+        if info is not None:
+            self._enter(info.table_id, watch=False)
+
+    def action_watch(self) -> None:
+        info = self._selected()
+        if info is not None:
+            self._enter(info.table_id, watch=True)
+
+    @on(DataTable.RowSelected)
+    def _row(self, _event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    @work(group="enter")
+    async def _enter(self, table_id: str, watch: bool) -> None:
+        try:
+            await self.app.sit_down(table_id, watch=watch, replace=False)
+        except grpc.aio.AioRpcError as exc:
+            self.query_one("#lobbymsg", Static).update(
+                Text(self.tr("refused", msg=error_text(exc)), style="red")
+            )
+
+    def action_new(self) -> None:
+        self.app.push_screen(CreateScreen(self.tr, self.app.player_name), self._created)
+
+    def _created(self, choice: dict | None) -> None:
+        if choice is not None:
+            self._create(choice)
+
+    @work(group="create")
+    async def _create(self, choice: dict) -> None:
+        app = self.app
+        try:
+            if choice["bots"]:
+                quick = QuickGame(choice["rules"], choice["bots"], app.player_name,
+                                  watch=choice["watch"])
+                await self._quick(quick, choice["name"])
+                return
+            made = await self.session.create(choice["name"], choice["rules"])
+            seat = await self.session.join(made.table.table_id, app.player_name)
+            seat.host_token = made.host_token
+            app.open_table(seat)
+        except grpc.aio.AioRpcError as exc:
+            self.query_one("#lobbymsg", Static).update(
+                Text(self.tr("refused", msg=error_text(exc)), style="red")
+            )
+
+    async def _quick(self, quick: QuickGame, name: str) -> None:
+        made = await self.session.create(name, quick.rules)
+        table_id = made.table.table_id
+        if quick.watch:
+            seat = Seat(table_id, None, host_token=made.host_token)
+        else:
+            seat = await self.session.join(table_id, quick.name)
+            seat.host_token = made.host_token
+        await self.session.add_bots(table_id, made.host_token, quick.bots)
+        await self.session.start(Seat(table_id, host_token=made.host_token))
+        self.app.open_table(seat)
+
+
+class CreateScreen(ModalScreen[dict | None]):
+    """A new table: player count, variant, how the game ends, bots, play or watch."""
+
+    BINDINGS: ClassVar[list] = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    CreateScreen { align: center middle; }
+    #form { width: 70; height: auto; max-height: 24; border: thick $accent;
+            background: $panel; padding: 0 1; }
+    #form Horizontal { height: 3; }
+    #form Label { width: 24; padding: 1 1 0 0; }
+    #form Input, #form Select { width: 1fr; }
+    #buttons { height: 3; align: right middle; }
+    #formmsg { color: $error; height: auto; }
+    """
+
+    def __init__(self, tr: Tr, name: str) -> None:
+        super().__init__()
+        self.tr = tr
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+
+        def row(label: str, widget) -> Horizontal:
+            return Horizontal(Label(label), widget)
+
+        with VerticalScroll(id="form"):
+            yield row(tr("f_name"), Input(f"{self.player_name}'s table", id="name"))
+            yield row(tr("f_players"), Select([(str(n), n) for n in (2, 3, 4)], value=3,
+                                              allow_blank=False, id="players"))
+            yield row(tr("f_variant"), Select(
+                [(tr("v_plain"), "plain"), (tr("v_hot"), "hot"), (tr("v_bright"), "bright")],
+                value="plain", allow_blank=False, id="variant"))
+            yield row(tr("f_end"), Select(
+                [(tr("e_target"), "target"), (tr("e_hands"), "hands")],
+                value="target", allow_blank=False, id="end"))
+            yield row(tr("f_value"), Input("100", id="value", type="integer"))
+            yield row(tr("f_bots"), Select(
+                [(tr("b_none"), "")] + [(b, b) for b in BOTS],
+                value="heuristic", allow_blank=False, id="bots"))
+            yield row("", Select(
+                [(tr("b_create"), "play"), (tr("spectating", speed="").split(".")[0], "watch")],
+                value="play", allow_blank=False, id="who"))
+            yield Static(id="formmsg")
+            yield Horizontal(Button(tr("b_create"), variant="primary", id="ok"),
+                             Button(tr("b_cancel"), id="cancel"), id="buttons")
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#ok")
+    @on(Input.Submitted)
+    def _ok(self) -> None:
+        players = self.query_one("#players", Select).value
+        variant = self.query_one("#variant", Select).value
+        end = self.query_one("#end", Select).value
+        try:
+            value = int(self.query_one("#value", Input).value)
+        except ValueError:
+            value = 0
+        if value <= 0:
+            self.query_one("#formmsg", Static).update(self.tr("f_value") + ": > 0")
+            return
+        rules = game_pb2.Rules(players=2 if variant == "bright" else players,
+                               hot_bottle=variant == "hot", bright_house=variant == "bright")
+        if end == "hands":
+            rules.hands = value
+        else:
+            rules.target = value
+        bots = self.query_one("#bots", Select).value
+        watch = self.query_one("#who", Select).value == "watch"
+        self.dismiss({
+            "name": self.query_one("#name", Input).value[:40] or "table",
+            "rules": rules,
+            "bots": bots or ("random" if watch else ""),
+            "watch": watch,
+        })
+
+
+def run_app(app: CursedBottleApp) -> int:
+    app.run()
+    return 0
+

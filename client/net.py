@@ -1,0 +1,134 @@
+"""The client's side of the wire: one channel, the calls it makes, the stream it follows.
+
+Only the generated contract (`cursedbottle.v1`) is used here; the keepalive
+settings are copied from docs/protocol.md rather than imported from the
+server package, so the client never loads server code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
+
+#: A ping every 20 s: above the server's 10 s floor, so no GOAWAY "too_many_pings".
+CLIENT_OPTIONS = (
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+)
+DEFAULT_PORT = 50051
+#: Errors after which following the stream again may work (the server is back, the
+#: network too); anything else (a left seat, an unknown table) is final.
+RETRYABLE = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.CANCELLED,
+}
+
+
+def parse_target(text: str) -> str:
+    """`HOST`, `HOST:PORT`, `[v6]:PORT` → a gRPC target with a port."""
+    text = text.strip()
+    if text.startswith("["):
+        return text if "]:" in text else f"{text}:{DEFAULT_PORT}"
+    if text.count(":") == 1:
+        return text
+    if text.count(":") > 1:  # a bare IPv6 address
+        return f"[{text}]:{DEFAULT_PORT}"
+    return f"{text}:{DEFAULT_PORT}"
+
+
+def error_text(exc: grpc.aio.AioRpcError) -> str:
+    return exc.details() or exc.code().name
+
+
+@dataclass
+class Seat:
+    """Where the client sits: a table and a seat token (None: a spectator)."""
+
+    table_id: str
+    seat: int | None = None
+    token: str = ""
+    host_token: str = ""
+    password: str = ""
+
+
+class Session:
+    """One connection to a server."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
+        self.stub = table_pb2_grpc.CursedBottleStub(self.channel)
+
+    async def ready(self, timeout: float = 10.0) -> None:
+        await asyncio.wait_for(self.channel.channel_ready(), timeout)
+
+    async def close(self) -> None:
+        await self.channel.close(grace=None)
+
+    async def list_tables(self) -> list[table_pb2.TableInfo]:
+        reply = await self.stub.ListTables(table_pb2.ListTablesRequest(), timeout=10)
+        return list(reply.tables)
+
+    async def create(self, name: str, rules: game_pb2.Rules, **kw) -> table_pb2.CreateTableResponse:
+        return await self.stub.CreateTable(
+            table_pb2.CreateTableRequest(name=name, rules=rules, **kw), timeout=10
+        )
+
+    async def join(self, table_id: str, name: str, seat: int | None = None,
+                   password: str = "") -> Seat:
+        request = table_pb2.JoinRequest(table_id=table_id, name=name, password=password)
+        if seat is not None:
+            request.seat = seat
+        reply = await self.stub.Join(request, timeout=10)
+        return Seat(table_id, reply.seat, reply.token, password=password)
+
+    async def add_bots(self, table_id: str, token: str, bot: str) -> None:
+        """Fill every empty seat with a bot of that name."""
+        info = (await self.stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+        for s in info.seats:
+            if s.kind == table_pb2.SEAT_KIND_EMPTY:
+                await self.stub.AddBot(
+                    table_pb2.AddBotRequest(table_id=table_id, token=token, seat=s.seat, bot=bot),
+                    timeout=10,
+                )
+
+    async def start(self, seat: Seat) -> None:
+        token = seat.host_token or seat.token
+        await self.stub.Start(table_pb2.StartRequest(table_id=seat.table_id, token=token),
+                              timeout=10)
+
+    async def act(self, seat: Seat, action: game_pb2.Action) -> int:
+        reply = await self.stub.Act(
+            table_pb2.ActRequest(table_id=seat.table_id, token=seat.token, action=action),
+            timeout=15,
+        )
+        return reply.sequence
+
+    async def hint(self, seat: Seat, budget_ms: int) -> table_pb2.HintResponse:
+        request = table_pb2.HintRequest(
+            table_id=seat.table_id, token=seat.token, budget_ms=budget_ms, seed=1
+        )
+        return await self.stub.Hint(request, timeout=budget_ms / 1000 + 30)
+
+    def follow(self, seat: Seat, from_sequence: int) -> AsyncIterator[table_pb2.TableUpdate]:
+        """The seat's stream (or a spectator's), replaying the log from `from_sequence`."""
+        if seat.seat is None:
+            return self.stub.Watch(
+                table_pb2.WatchRequest(
+                    table_id=seat.table_id, password=seat.password, from_sequence=from_sequence
+                )
+            )
+        return self.stub.Subscribe(
+            table_pb2.SubscribeRequest(
+                table_id=seat.table_id, token=seat.token, from_sequence=from_sequence
+            )
+        )

@@ -1,0 +1,881 @@
+"""The table screen: where a hand is played (or watched), and its pop-ups.
+
+The screen turns keys into the server's legal actions and draws the model;
+everything it shows comes from the seat's own stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import grpc
+from cursedbottle.v1 import game_pb2, table_pb2
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from .i18n import Tr, sort_cards
+from .model import TableModel
+from .net import RETRYABLE, Seat, Session, error_text
+from .widgets import NUMBER_KEYS, HandRow, HandView, LogView, card_text
+
+SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
+
+
+@dataclass
+class Plan:
+    """The pile card and the passes chosen for one stage, sent after a confirmation."""
+
+    stage: int
+    need_pile: bool
+    targets: list[int]
+    pile: game_pb2.Card | None = None
+    passes: list[game_pb2.Card] = field(default_factory=list)
+    confirmed: bool = False
+    pile_sent: bool = False
+    passes_sent: bool = False
+
+    def codes(self) -> set[str]:
+        out = {c.code for c in self.passes}
+        if self.pile is not None:
+            out.add(self.pile.code)
+        return out
+
+
+class TableScreen(Screen):
+    """One table, from one seat (or as a spectator)."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("enter", "choose", "Play", show=True),
+        Binding("left", "move(-1)", "←", show=False),
+        Binding("right", "move(1)", "→", show=False),
+        Binding("up", "row(-1)", "↑", show=False),
+        Binding("down", "row(1)", "↓", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("question_mark", "rules", "Rules"),
+        Binding("escape", "back", "Back", show=False),
+        Binding("s", "start", "Start", show=False),
+        Binding("plus", "speed(-1)", "Faster", show=False),
+        Binding("minus", "speed(1)", "Slower", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    #status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+    #banner { height: 1; background: $error; color: $text; padding: 0 1; display: none; }
+    #banner.shown { display: block; }
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #seats { height: auto; padding: 0 1; }
+    #trick { height: auto; padding: 0 1; margin-top: 1; }
+    #opens { height: auto; padding: 0 1; }
+    #logbox { width: 36; border-left: solid $primary; }
+    #logtitle { height: 1; padding: 0 1; text-style: bold; }
+    #prompt { height: 1; padding: 0 1; background: $boost; color: $warning; text-style: bold; }
+    #hand { border-top: solid $primary; }
+    #keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    """
+
+    def __init__(self, model: TableModel, session: Session | None, seat: Seat | None,
+                 hint_budget_ms: int = 1000, speed: float = 0.5) -> None:
+        super().__init__()
+        self.model = model
+        self.tr = model.tr
+        self.session = session
+        self.seat = seat
+        self.hint_budget_ms = hint_budget_ms
+        self.speed = speed
+        self.cursor: int | None = None
+        self.hint: table_pb2.HintResponse | None = None
+        self.plan: Plan | None = None
+        self.message = ""
+        self.reconnecting = False
+        self.starting = False
+        self._popups: list[ModalScreen] = []
+        self._popup_open = False
+        self._busy = False
+        self._ready = False
+
+    # ---------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(self.tr("reconnecting"), id="banner")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="seats")
+                yield Static(id="trick")
+                yield Static(id="opens")
+            with Vertical(id="logbox"):
+                yield Static(self.tr("log"), id="logtitle")
+                yield LogView(id="log")
+        yield Static(id="prompt")
+        yield HandView(self.tr, id="hand")
+        yield Static(self.tr("keys_table"), id="keys")
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.redraw()
+        if self.session is not None and self.seat is not None:
+            self.follow()
+
+    # ----------------------------------------------------------------- stream
+
+    @work(exclusive=True, group="stream")
+    async def follow(self) -> None:
+        """Follow the stream; on a dropped connection show the banner and resume the seat
+        with its token from the next sequence, so nothing is missed or applied twice."""
+        delay = 0.5
+        while True:
+            try:
+                stream = self.session.follow(self.seat, self.model.next_seq)
+                async for update in stream:
+                    if self.reconnecting:
+                        self.reconnecting = False
+                        self.model.log.append(self.tr("reconnected"))
+                    delay = 0.5
+                    await self._handle_update(update)
+                    if update.WhichOneof("kind") == "closed":
+                        if "shutting down" not in update.closed.reason:
+                            self.redraw()
+                            return
+                        break
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() not in RETRYABLE:
+                    self.message = self.tr("refused", msg=error_text(exc))
+                    self.redraw()
+                    return
+            self.reconnecting = True
+            self.redraw()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _handle_update(self, update: table_pb2.TableUpdate) -> None:
+        model = self.model
+        if update.WhichOneof("kind") != "batch":
+            model.apply_update(update)
+            self._maybe_autostart()
+            self.redraw()
+            return
+        batch = update.batch
+        pace = self.speed if model.me is None else 0.0
+        for event in batch.events:
+            if event.sequence < model.next_seq:
+                continue
+            model.apply_event(event)
+            live = event.sequence >= model.live_from
+            kind = event.WhichOneof("kind")
+            if kind == "hand_started":
+                self.plan, self.hint, self.cursor = None, None, None
+            elif kind == "phase_started" and event.phase_started.phase == game_pb2.PHASE_PILE:
+                self.plan = None
+            if live and kind == "hand_ended":
+                self._popup(HandEndScreen(model, event.hand_ended))
+            if live and kind == "game_ended":
+                self._popup(GameOverScreen(model))
+            if live and pace and kind in ("card_played", "trick_won"):
+                self.redraw()
+                await asyncio.sleep(pace)
+        if batch.HasField("turn"):
+            model.apply_turn(batch.turn)
+            if not model.my_turn():
+                self.hint = None
+        await self._after_turn()
+        self.redraw()
+
+    def _maybe_autostart(self) -> None:
+        """The table's creator starts the game as soon as every seat is taken."""
+        info = self.model.info
+        if (
+            self.seat is None or not self.seat.host_token or self.starting or info is None
+            or info.state != table_pb2.TABLE_STATE_WAITING
+            or any(s.kind == table_pb2.SEAT_KIND_EMPTY for s in info.seats)
+        ):
+            return
+        self.starting = True
+        self.run_worker(self._start(), group="start")
+
+    async def _start(self) -> None:
+        try:
+            await self.session.start(self.seat)
+        except grpc.aio.AioRpcError as exc:
+            self.starting = False
+            self.message = self.tr("refused", msg=error_text(exc))
+            self.redraw()
+
+    def _popup(self, screen: ModalScreen) -> None:
+        self._popups.append(screen)
+        self._next_popup()
+
+    def _next_popup(self) -> None:
+        if self._popup_open or not self._popups:
+            return
+        self._popup_open = True
+        screen = self._popups.pop(0)
+
+        def closed(_result: object = None) -> None:
+            self._popup_open = False
+            self._next_popup()
+
+        self.app.push_screen(screen, closed)
+
+    # ---------------------------------------------------------------- drawing
+
+    def redraw(self) -> None:
+        if not self._ready:
+            return
+        m = self.model
+        tr = self.tr
+        self.query_one("#banner").set_class(self.reconnecting, "shown")
+        status = Text(tr("title"), style="bold")
+        if m.hand_number:
+            status.append(f" · {tr('hand_no', n=m.hand_number)} · {tr('price')} ")
+            status.append_text(card_text(tr, m.price))
+            status.append(f" · {tr('bottle')}: {m.name(m.owner)}")
+            status.append(f" · {tr('pile')}: {tr('cards', n=m.pile_size)}")
+        elif m.info is not None:
+            status.append(f" · {m.info.name}")
+        self.query_one("#status", Static).update(status)
+        self.query_one("#seats", Static).update(self._seats_table())
+        self.query_one("#trick", Static).update(self._trick_text())
+        self.query_one("#opens", Static).update(self._opens_text())
+        self.query_one("#log", LogView).set_lines(m.log)
+        self.query_one("#prompt", Static).update(self._prompt())
+        self.query_one("#keys", Static).update(tr("keys_watch" if m.me is None else "keys_table"))
+        rows, active = self._hand_rows()
+        flat_len = sum(len(r.cards) for r in rows)
+        if self.cursor is not None and self.cursor >= flat_len:
+            self.cursor = flat_len - 1 if flat_len else None
+        hint_code = None
+        if self.hint is not None and self.hint.actions and m.my_turn():
+            hint_code = _action_code(self.hint.actions[0].action)
+        self.query_one(HandView).update_hand(
+            rows, self._selectable_codes(), self.cursor, hint_code, self._marks(), active
+        )
+
+    def _seats_table(self) -> Table:
+        m, tr = self.model, self.tr
+        table = Table(box=None, pad_edge=False, expand=True, show_edge=False, padding=(0, 1))
+        table.add_column("", width=2, no_wrap=True)
+        table.add_column("", ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column("#", justify="right", width=2)
+        table.add_column(tr("taken"), justify="right", width=6)
+        table.add_column(tr("total"), justify="right", width=6)
+        for seat in m.seats():
+            mark = "▶" if seat in m.to_act and m.phase != game_pb2.PHASE_OVER else ""
+            name = Text(m.name(seat), style="bold" if seat == m.me else "")
+            if seat == m.me and m.name(seat).lower() != tr("you").lower():
+                name.append(f" ({tr('you')})", style="dim")
+            if seat == m.dealer:
+                name.append(f" · {tr('dealer')}", style="dim")
+            if seat == m.owner:
+                name.append(" ⚱", style="bold magenta")
+            info = _seat_info(m.info, seat)
+            if info is not None and info.kind == table_pb2.SEAT_KIND_EMPTY:
+                name = Text(tr("seat_empty"), style="dim")
+            elif info is not None and info.kind == table_pb2.SEAT_KIND_HUMAN and not info.connected:
+                name.append(" ✗", style="red")
+            count = sum(n for (s, _h), n in m.counts.items() if s == seat)
+            total = m.total(seat) if seat != m.lopaka else None
+            table.add_row(
+                Text(mark, style="bold yellow"),
+                name,
+                str(count) if m.hand_number else "",
+                str(m.points_taken(seat)) if m.hand_number else "",
+                "" if total is None else str(total),
+            )
+        return table
+
+    def _trick_text(self) -> Text:
+        m, tr = self.model, self.tr
+        out = Text()
+        if not m.started:
+            return out
+        if m.trick:
+            out.append(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
+            for p in m.trick:
+                out.append(f"  {m.name(p.seat):<14.14} ")
+                out.append_text(card_text(tr, p.card))
+                out.append("\n")
+        elif m.last_trick is not None:
+            t = m.last_trick
+            out.append(f"{tr('last_trick')} ({t.number})\n", style="bold dim")
+            for p in t.cards:
+                out.append(f"  {m.name(p.seat):<14.14} ", style="dim")
+                out.append_text(card_text(tr, p.card, "bold" if p.seat == t.winner else "dim"))
+                out.append("\n")
+            key = "trick_buys" if t.bought else "trick_to"
+            out.append("  → " + tr(key, name=m.name(t.winner), price=tr.card(t.price)) + "\n",
+                       style="italic")
+        return out
+
+    def _opens_text(self) -> Text:
+        m, tr = self.model, self.tr
+        out = Text()
+        for (seat, hand), cards in sorted(m.holdings.items()):
+            if seat == m.me or not cards:
+                continue
+            label = tr("shows", name=m.name(seat))
+            if m.bright:
+                label += f" ({tr('hand_n', n=hand + 1)})"
+            out.append(label + ": ", style="bold")
+            for c in sort_cards(cards):
+                out.append_text(card_text(tr, c))
+                out.append(" ")
+            out.append("\n")
+        return out
+
+    def _hand_rows(self) -> tuple[list[HandRow], int | None]:
+        m, tr = self.model, self.tr
+        hands = m.my_hands()
+        active = None
+        if m.bright:
+            active = self._active_hand()
+            rows = []
+            for h, cards in hands:
+                state = ""
+                if h in (m.open_hand.get(m.me), m.my_open_choice) and m.open_hand.get(m.me) == h:
+                    state = f" {tr('open')}"
+                label = f"{tr('hand_n', n=h + 1)}{state}:"
+                rows.append(HandRow(h, f"{label:<14}", cards))
+            return rows, active
+        return [HandRow(h, "", cards) for h, cards in hands], active
+
+    def _active_hand(self) -> int | None:
+        m = self.model
+        if m.phase in (game_pb2.PHASE_PILE, game_pb2.PHASE_PASS):
+            return m.stage_hand or 0
+        return None
+
+    # --------------------------------------------------------------- deciding
+
+    def _step(self) -> str:
+        """What the seat is asked now: play, pile, pass, confirm, open, wait, …"""
+        m = self.model
+        if m.me is None:
+            return "watch"
+        if m.game_ended is not None:
+            return "over"
+        if not m.started:
+            return "lobby"
+        kind = m.legal_kind()
+        if kind == "play":
+            return "play"
+        if kind == "choose_open":
+            return "open"
+        plan = self._plan()
+        if plan is None:
+            return "wait"
+        if plan.need_pile and plan.pile is None:
+            return "pile"
+        if len(plan.passes) < len(plan.targets):
+            return "pass"
+        if not plan.confirmed:
+            return "confirm"
+        return "wait"
+
+    def _plan(self) -> Plan | None:
+        """The staged pile and passes of this stage (made when the stage starts)."""
+        m = self.model
+        if m.phase not in (game_pb2.PHASE_PILE, game_pb2.PHASE_PASS):
+            return None
+        stage = m.stage_hand or 0
+        if self.plan is None or self.plan.stage != stage:
+            kind = m.legal_kind()
+            if kind not in ("pile", "pass_card"):
+                return None
+            self.plan = Plan(stage, need_pile=kind == "pile", targets=m.pass_targets())
+        return self.plan
+
+    def _selectable_codes(self) -> set[str]:
+        """The cards that may be chosen now (legal, minus what is already staged)."""
+        m = self.model
+        step = self._step()
+        if step == "play":
+            return m.legal_codes()
+        if step in ("pile", "pass"):
+            hand = dict(m.my_hands()).get(m.stage_hand or 0, [])
+            legal = m.legal_codes() if m.legal_kind() == "pile" or step == "pass" else set()
+            codes = legal if legal else {c.code for c in hand}
+            return codes - self.plan.codes()
+        return set()
+
+    def _marks(self) -> dict[str, str]:
+        if self.plan is None:
+            return {}
+        out = {}
+        if self.plan.pile is not None:
+            out[self.plan.pile.code] = "⚱"
+        names = [self.model.name(to) for to in self.plan.targets]
+        short = [n[:3] for n in names]
+        if len(set(short)) < len(short):  # "rule bot 1", "rule bot 2": keep the seat digit
+            short = [n[:2] + n[-1] for n in names]
+        for tag, c in zip(short, self.plan.passes, strict=False):
+            out[c.code] = "→" + tag
+        return out
+
+    def _prompt(self) -> Text:
+        m, tr = self.model, self.tr
+        if self.message:
+            return Text(self.message, style="bold red")
+        step = self._step()
+        if step == "watch":
+            if m.game_ended is not None:
+                return Text(tr("game_over_line", name=m.name(m.game_ended.winner)))
+            return Text(tr("spectating", speed=self._speed_text()))
+        if step == "over":
+            return Text(tr("game_over_line", name=m.name(m.game_ended.winner)))
+        if step == "lobby":
+            info = m.info
+            free = sum(1 for s in info.seats if s.kind == table_pb2.SEAT_KIND_EMPTY) if info else 0
+            return Text(tr("waiting_start", free=free))
+        if step == "play":
+            return Text(tr("your_turn_play"))
+        if step == "pile":
+            return Text(tr("your_turn_pile"))
+        if step == "pass":
+            to = self.plan.targets[len(self.plan.passes)]
+            return Text(tr("your_turn_pass", name=m.name(to)))
+        if step == "confirm":
+            pile = tr.card(self.plan.pile) if self.plan.pile is not None else "—"
+            passes = "".join(
+                "; " + tr("to_name", card=tr.card(c), name=m.name(to))
+                for to, c in zip(self.plan.targets, self.plan.passes, strict=False)
+            )
+            if not self.plan.need_pile:
+                return Text(tr("confirm_pass", pile="—", passes=passes)
+                            .replace(f"{tr('pile')} —; ", ""))
+            return Text(tr("confirm_pass", pile=pile, passes=passes))
+        if step == "open":
+            return Text(tr("choose_open"))
+        if self.plan is not None and self.plan.confirmed:
+            return Text(tr("sent"))
+        return Text(tr("waiting"))
+
+    def _speed_text(self) -> str:
+        if not self.speed:
+            return self.tr("speed_instant")
+        return self.tr("speed_s", s=f"{self.speed:g}")
+
+    # ----------------------------------------------------------------- input
+
+    def _flat(self) -> list[tuple[int, game_pb2.Card]]:
+        rows, _ = self._hand_rows()
+        return [(r.hand, c) for r in rows for c in r.cards]
+
+    def action_move(self, step: int) -> None:
+        flat = self._flat()
+        if not flat:
+            return
+        selectable = self._selectable_codes()
+        order = [i for i, (_h, c) in enumerate(flat) if c.code in selectable] or list(
+            range(len(flat))
+        )
+        if self.cursor not in order:
+            self.cursor = order[0] if step > 0 else order[-1]
+        else:
+            self.cursor = order[(order.index(self.cursor) + step) % len(order)]
+        self.message = ""
+        self.redraw()
+
+    def action_row(self, step: int) -> None:
+        m = self.model
+        if self._step() == "open":
+            self.cursor = 0 if step < 0 else len(dict(m.my_hands()).get(0, []))
+            self.redraw()
+            return
+        if not m.bright:
+            return
+        flat = self._flat()
+        if not flat:
+            return
+        first_row = len(dict(m.my_hands()).get(0, []))
+        cur = self.cursor or 0
+        self.cursor = min(len(flat) - 1, cur + first_row) if step > 0 else max(0, cur - first_row)
+        self.redraw()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character in NUMBER_KEYS:
+            event.stop()
+            self._number(NUMBER_KEYS.index(event.character))
+
+    def _number(self, index: int) -> None:
+        step = self._step()
+        if step == "open":
+            if index in (0, 1):
+                self.run_worker(self._choose_open(index), group="act")
+            return
+        flat = self._flat()
+        if index < len(flat):
+            self.cursor = index
+            self.message = ""
+            self.redraw()
+
+    @on(HandView.Picked)
+    def _picked(self, event: HandView.Picked) -> None:
+        self.cursor = event.index
+        self.message = ""
+        self.redraw()
+        if event.confirm:
+            self.action_choose()
+
+    def action_choose(self) -> None:
+        """Enter: play, stage, confirm or choose, depending on what is asked."""
+        if self._busy:
+            return
+        step = self._step()
+        m = self.model
+        flat = self._flat()
+        card = flat[self.cursor][1] if self.cursor is not None and self.cursor < len(flat) else None
+        if step == "play" and card is not None:
+            action = m.find_action("play", card.code)
+            if action is None:  # not legal: let the server explain which rule says no
+                action = game_pb2.Action(play=game_pb2.PlayCardAction(card=card))
+            self.run_worker(self._send([action]), group="act")
+        elif step in ("pile", "pass") and card is not None:
+            if card.code not in self._selectable_codes():
+                return
+            if step == "pile":
+                self.plan.pile = card
+            else:
+                self.plan.passes.append(card)
+            self.cursor = None
+            self.redraw()
+        elif step == "confirm":
+            self.plan.confirmed = True
+            self.run_worker(self._send_plan(), group="act")
+        elif step == "open":
+            hand = 0 if self.cursor is None or self.cursor < len(dict(m.my_hands())[0]) else 1
+            self.run_worker(self._choose_open(hand), group="act")
+
+    def action_back(self) -> None:
+        """Esc: undo the staged choices that were not sent yet."""
+        self.message = ""
+        plan = self.plan
+        if plan is not None and not plan.passes_sent:
+            if not plan.pile_sent:
+                plan.pile = None
+            plan.passes = []
+            plan.confirmed = False
+        self.redraw()
+
+    async def _choose_open(self, hand: int) -> None:
+        action = self.model.find_action("choose_open", hand=hand)
+        if action is not None:
+            await self._send([action])
+
+    async def _send_plan(self) -> None:
+        await self._after_turn()
+        self.redraw()
+
+    async def _after_turn(self) -> None:
+        """Send whatever part of a confirmed plan the server now asks for (the pile card
+        in the pile phase, the passes once the pass phase has begun)."""
+        while await self._advance_plan():
+            pass
+
+    async def _advance_plan(self) -> bool:
+        plan, m = self.plan, self.model
+        if plan is None or not plan.confirmed or self._busy:
+            return False
+        kind = m.legal_kind()
+        if kind == "pile" and not plan.pile_sent and plan.pile is not None:
+            action = m.find_action("pile", plan.pile.code)
+            if action is None:
+                self._replan()
+                return False
+            plan.pile_sent = await self._send([action])
+            return plan.pile_sent
+        if kind == "pass_card" and not plan.passes_sent:
+            targets = m.pass_targets()
+            if targets != plan.targets[: len(targets)] or len(plan.passes) < len(targets):
+                plan.targets = targets
+                self._replan(keep_pile=True)
+                return False
+            actions = []
+            for to, card in zip(targets, plan.passes, strict=False):
+                action = m.find_action("pass_card", card.code, to=to)
+                if action is None:
+                    self._replan(keep_pile=True)
+                    return False
+                actions.append(action)
+            plan.passes_sent = await self._send(actions)
+            return False
+        return False
+
+    def _replan(self, keep_pile: bool = False) -> None:
+        if self.plan is not None:
+            self.plan.passes, self.plan.confirmed = [], False
+            if not keep_pile:
+                self.plan.pile = None
+
+    async def _send(self, actions: list[game_pb2.Action]) -> bool:
+        if self.session is None or self.seat is None:
+            return False
+        self._busy = True
+        try:
+            sequence = -1
+            for action in actions:
+                sequence = await self.session.act(self.seat, action)
+            self.model.acted(sequence)
+            self.hint = None
+            self.cursor = None
+            self.message = ""
+            return True
+        except grpc.aio.AioRpcError as exc:
+            self.message = self.tr("refused", msg=error_text(exc))
+            return False
+        finally:
+            self._busy = False
+            self.redraw()
+
+    # -------------------------------------------------------------- the rest
+
+    def action_hint(self) -> None:
+        if not self.model.my_turn() or self.session is None:
+            self.message = self.tr("hint_none") if self.model.me is not None else ""
+            self.redraw()
+            return
+        screen = HintScreen(self.model)
+        self.app.push_screen(screen, self._hint_closed)
+        self._fetch_hint(screen)
+
+    @work(group="hint")
+    async def _fetch_hint(self, screen: HintScreen) -> None:
+        try:
+            hint = await self.session.hint(self.seat, self.hint_budget_ms)
+        except grpc.aio.AioRpcError as exc:
+            screen.show_error(error_text(exc))
+            return
+        self.hint = hint
+        if hint.actions:
+            code = _action_code(hint.actions[0].action)
+            for i, (_h, c) in enumerate(self._flat()):
+                if c.code == code:
+                    self.cursor = i
+        self.redraw()
+        screen.show(hint)
+
+    def _hint_closed(self, result: str | None) -> None:
+        if result == "play":
+            self.action_choose()
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.tr))
+
+    def action_start(self) -> None:
+        if self.seat is not None and self.session is not None and not self.model.started:
+            self.run_worker(self._start(), group="start")
+
+    def action_speed(self, step: int) -> None:
+        if self.model.me is not None:
+            return
+        i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 2
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
+        self.redraw()
+
+
+def _action_code(action: game_pb2.Action) -> str | None:
+    kind = action.WhichOneof("kind")
+    if kind in ("pile", "play", "pass_card"):
+        return getattr(action, kind).card.code
+    return None
+
+
+def _seat_info(info: table_pb2.TableInfo | None, seat: int) -> table_pb2.SeatInfo | None:
+    if info is None:
+        return None
+    for s in info.seats:
+        if s.seat == seat:
+            return s
+    return None
+
+
+# ------------------------------------------------------------------- pop-ups
+
+
+class HintScreen(ModalScreen[str | None]):
+    """The server's ranked list: each legal action with its value and reason."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("escape,h", "dismiss(None)", "Close"),
+        Binding("enter", "dismiss('play')", "Play"),
+    ]
+    DEFAULT_CSS = """
+    HintScreen { align: center middle; }
+    #hintbox { width: 76; max-height: 20; height: auto; border: thick $accent;
+               background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, model: TableModel) -> None:
+        super().__init__()
+        self.model = model
+        self.tr = model.tr
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="hintbox"):
+            yield Static(Text(self.tr("hint_wait"), style="italic"), id="hinttext")
+
+    def show_error(self, text: str) -> None:
+        if self.is_mounted:
+            self.query_one("#hinttext", Static).update(Text(text, style="red"))
+
+    def show(self, hint: table_pb2.HintResponse) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#hinttext", Static).update(hint_table(self.model, hint))
+
+
+def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
+    tr = model.tr
+    kind = action.WhichOneof("kind")
+    if kind == "choose_open":
+        return Text(tr("hand_n", n=action.choose_open.hand + 1) + f" {tr('open')}")
+    if kind == "pass_card":
+        out = card_text(tr, action.pass_card.card)
+        out.append(f" → {model.name(action.pass_card.to)}")
+        return out
+    return card_text(tr, getattr(action, kind).card)
+
+
+def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
+    tr = model.tr
+    table = Table(box=None, expand=True, padding=(0, 1))
+    table.add_column("", width=12, no_wrap=True)
+    table.add_column(tr("hint_value"), justify="right", width=6)
+    table.add_column(tr("hint_best"), justify="right", width=5)
+    table.add_column("", ratio=1)
+    for i, line in enumerate(hint.actions):
+        value = f"{line.expected_value:+.1f}" if line.HasField("expected_value") else "—"
+        if line.exact and line.HasField("expected_value"):
+            value += "!"
+        style = "bold green" if i == 0 else ""
+        table.add_row(
+            describe_action(model, line.action),
+            Text(value, style=style),
+            f"{round(100 * line.best_share)}%",
+            Text(line.reason, style="dim" if i else ""),
+        )
+    title = Text(tr("hint_title"), style="bold")
+    return Group(title, table, Text(tr("hint_close"), style="dim"))
+
+
+class HandEndScreen(ModalScreen[None]):
+    """The pile revealed, who owns the bottle, each seat's score and why."""
+
+    BINDINGS: ClassVar[list] = [Binding("enter,escape,space", "dismiss(None)", "Continue")]
+    DEFAULT_CSS = """
+    HandEndScreen { align: center middle; }
+    #endbox { width: 72; height: auto; max-height: 22; border: thick $accent;
+              background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, model: TableModel, result: game_pb2.HandEnded) -> None:
+        super().__init__()
+        self.model = model
+        self.result = result
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="endbox"):
+            yield Static(hand_summary(self.model, self.result))
+
+
+def hand_summary(model: TableModel, result: game_pb2.HandEnded) -> Group:
+    tr = model.tr
+    pile = Text(tr("pile_was", cards="", points=result.pile_points).split("(")[0])
+    for c in sort_cards(result.pile):
+        pile.append_text(card_text(tr, c))
+        pile.append(" ")
+    pile.append(f"({result.pile_points})")
+    if result.HasField("owner") and result.price.code:
+        owner = Text(tr("owner_is", name=model.name(result.owner), price=tr.card(result.price)))
+    else:
+        owner = Text(tr("nobody_bought"))
+    table = Table(box=None, expand=True, padding=(0, 1))
+    table.add_column("", ratio=1, no_wrap=True)
+    table.add_column(tr("score"), justify="right", width=7)
+    table.add_column("", ratio=2)
+    table.add_column(tr("total"), justify="right", width=6)
+    for name, score, why in model.score_lines(result):
+        seat = next((s for s in model.seats() if model.name(s) == name), None)
+        total = "" if seat is None or seat == model.lopaka else str(model.total(seat) or 0)
+        table.add_row(name, f"{score:+d}", why, total)
+    return Group(
+        Text(tr("hand_over", n=result.number), style="bold"), pile, owner, table,
+        Text(tr("continue"), style="dim"),
+    )
+
+
+class GameOverScreen(ModalScreen[None]):
+    """The winner and the whole score sheet, hand by hand."""
+
+    BINDINGS: ClassVar[list] = [Binding("enter,escape,space", "dismiss(None)", "Continue")]
+    DEFAULT_CSS = """
+    GameOverScreen { align: center middle; }
+    #overbox { width: 72; height: auto; max-height: 22; border: thick $success;
+               background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, model: TableModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="overbox"):
+            yield Static(score_sheet(self.model))
+
+
+def score_sheet(model: TableModel) -> Group:
+    tr = model.tr
+    end = model.game_ended
+    people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
+    table = Table(title=tr("sheet"), expand=True, padding=(0, 1))
+    table.add_column("#", justify="right", width=3)
+    for s in people:
+        table.add_column(model.name(s), justify="right", no_wrap=True, overflow="ellipsis")
+    running = [0] * (max(people) + 1 if people else 0)
+    for result in model.hand_results:
+        cells = []
+        for s in people:
+            score = result.scores[s] if s < len(result.scores) else 0
+            running[s] = result.totals[s] if s < len(result.totals) else running[s] + score
+            cells.append(f"{score:+d} = {running[s]}")
+        table.add_row(str(result.number), *cells)
+    lines = [Text(tr("game_over"), style="bold")]
+    if end is not None:
+        lines.append(Text(tr("winner", name=model.name(end.winner),
+                             points=end.totals[end.winner]), style="bold green"))
+    lines += [table, Text(tr("continue") + " · " + tr("quit_hint"), style="dim")]
+    return Group(*lines)
+
+
+class RulesScreen(ModalScreen[None]):
+    """The player-facing rules in the client's language (shipped as package data)."""
+
+    BINDINGS: ClassVar[list] = [Binding("escape,question_mark,q", "dismiss(None)", "Close")]
+    DEFAULT_CSS = """
+    RulesScreen { align: center middle; }
+    #rulesbox { width: 90%; height: 90%; border: thick $accent; background: $panel;
+                padding: 0 1; }
+    """
+
+    def __init__(self, tr: Tr) -> None:
+        super().__init__()
+        self.tr = tr
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rulesbox"):
+            yield Static(Text(self.tr.rules_text()))
+
+    def on_mount(self) -> None:
+        self.query_one("#rulesbox").border_title = self.tr("rules_title")
+        self.query_one("#rulesbox").focus()

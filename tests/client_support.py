@@ -1,0 +1,134 @@
+"""Helpers for the client tests: a real server on 127.0.0.1 and a pilot that plays by keys.
+
+The pilot looks at what the table screen asks (its prompt step) only to choose
+which key to press; every move goes through the keyboard, as a person's would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+
+from cursedbottle.client import CursedBottleApp, QuickGame
+from cursedbottle.client.table import TableScreen
+from cursedbottle.server import start_server
+from cursedbottle.v1 import game_pb2
+
+SIZE = (80, 24)
+
+
+@contextlib.asynccontextmanager
+async def local_server(bot_delay: float = 0.0) -> AsyncIterator[str]:
+    running = await start_server("127.0.0.1", 0, bot_delay=bot_delay, bot_workers=2)
+    try:
+        yield f"127.0.0.1:{running.port}"
+    finally:
+        await running.stop(grace=0.5)
+
+
+def quick_app(target: str, rules: game_pb2.Rules, lang: str = "en", bots: str = "rule",
+              seed: str = "pilot", hint_budget_ms: int = 200) -> CursedBottleApp:
+    quick = QuickGame(rules, bots=bots, name="Ann", seed=seed)
+    return CursedBottleApp(target, lang=lang, name="Ann", quick=quick,
+                           hint_budget_ms=hint_budget_ms)
+
+
+async def until(pilot, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the client")
+        await pilot.pause(0.02)
+
+
+def table_screen(app: CursedBottleApp) -> TableScreen | None:
+    for screen in app.screen_stack:
+        if isinstance(screen, TableScreen):
+            return screen
+    return None
+
+
+async def play_by_keys(pilot, app: CursedBottleApp, done: Callable[[TableScreen], bool],
+                       timeout: float = 60.0) -> list[str]:
+    """Press keys like a person until `done`; returns the steps answered (for asserts)."""
+    await until(pilot, lambda: table_screen(app) is not None, timeout)
+    screen = table_screen(app)
+    steps: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not done(screen):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not get there; steps so far {steps[-20:]}")
+        if app.screen is not screen:  # a pop-up (end of hand): read it, go on
+            await pilot.press("enter")
+            await pilot.pause(0.02)
+            continue
+        step = screen._step()
+        if step in ("pile", "pass", "play"):
+            await pilot.press("right")
+            await pilot.press("enter")
+            steps.append(step)
+        elif step == "confirm":
+            await pilot.press("enter")
+            steps.append(step)
+        elif step == "open":
+            await pilot.press("1")
+            steps.append(step)
+        await pilot.pause(0.03)
+        await asyncio.sleep(0)
+    return steps
+
+
+def screen_text(app: CursedBottleApp) -> str:
+    """The screen as plain text, as a person reads it (the top screen: a pop-up alone)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+# ------------------------------------------------------------- offline tables
+
+
+def scripted_table(rules, seed: str = "snapshots", names=("Ann", "Bob", "Cleo", "Dan"),
+                   until_event: Callable[[object], bool] | None = None,
+                   choose: Callable[[int, list], object] | None = None):
+    """A server table played by a fixed policy (first legal action of every seat), with no
+    network and no clock: the same messages a seat would receive, for screenshots.
+
+    Stops before the human seat 0 would act once `until_event(table)` holds."""
+    from cursedbottle.server.tables import BotRunner, Table
+
+    runner = BotRunner(workers=1, hint_workers=1)
+    table = Table("snap", "Ann's table", rules, runner, seed=seed, first_dealer=rules.players - 1)
+    for i in range(rules.players):
+        table.join(names[i], i, "")
+    table.start()
+    while not table.game.is_over:
+        if until_event is not None and until_event(table):
+            break
+        for player in range(rules.players):
+            turn = table.turn(player)
+            if player in turn.to_act and turn.legal_actions:
+                legal = list(turn.legal_actions)
+                table.act(player, (choose or (lambda p, acts: acts[0]))(player, legal))
+                break
+    runner.shutdown()
+    return table
+
+
+def model_of(table, lang: str = "en", me: int | None = 0):
+    """The client's model fed exactly what seat `me` (None: a spectator) would receive."""
+    from cursedbottle.client.i18n import Tr
+    from cursedbottle.client.model import TableModel
+    from cursedbottle.v1 import table_pb2
+
+    model = TableModel(me, Tr(lang))
+    snap = table_pb2.Snapshot(sequence=0)
+    snap.table.CopyFrom(table.info())
+    for s in snap.table.seats:
+        s.connected = True  # as if everyone's stream were open
+    model.apply_update(table_pb2.TableUpdate(snapshot=snap))
+    batch = table_pb2.EventBatch(events=list(table.event_msgs(me, 0, table.sequence)))
+    batch.turn.CopyFrom(table.turn(me))
+    model.apply_update(table_pb2.TableUpdate(batch=batch))
+    return model

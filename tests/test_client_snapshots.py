@@ -1,0 +1,172 @@
+"""Screenshots of the client's main screens at 80×24, in English and German.
+
+Each screen is drawn from a table played by a fixed policy on a fixed seed
+(no network, no clock), then compared with the committed text under
+tests/snapshots/ (and with the committed SVG when this is the Textual version
+that recorded them).  `CB_UPDATE_SNAPSHOTS=1 pytest tests/test_client_snapshots.py`
+rewrites them; look at the SVGs before committing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+import textual
+from client_support import SIZE, model_of, screen_text, scripted_table
+from cursedbottle.client import CursedBottleApp
+from cursedbottle.client.app import LobbyScreen
+from cursedbottle.client.i18n import Tr
+from cursedbottle.client.table import GameOverScreen, HandEndScreen, HintScreen, RulesScreen
+from cursedbottle.engine import Rules
+from cursedbottle.v1 import game_pb2, table_pb2
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("CB_UPDATE_SNAPSHOTS") == "1"
+VERSION_FILE = SNAPSHOTS / "TEXTUAL_VERSION"
+DOCS = Path(__file__).parent.parent / "docs" / "screenshots"
+
+
+def _check(app: CursedBottleApp, name: str) -> None:
+    text = screen_text(app) + "\n"
+    svg = app.export_screenshot(title=name)
+    txt_path, svg_path = SNAPSHOTS / f"{name}.txt", SNAPSHOTS / f"{name}.svg"
+    if UPDATE:
+        SNAPSHOTS.mkdir(exist_ok=True)
+        txt_path.write_text(text, encoding="utf-8")
+        svg_path.write_text(svg, encoding="utf-8")
+        VERSION_FILE.write_text(textual.__version__ + "\n")
+        return
+    assert txt_path.exists(), f"no snapshot {txt_path.name}: run with CB_UPDATE_SNAPSHOTS=1"
+    assert text == txt_path.read_text(encoding="utf-8"), f"{name} changed:\n{text}"
+    if VERSION_FILE.exists() and VERSION_FILE.read_text().strip() == textual.__version__:
+        assert svg == svg_path.read_text(encoding="utf-8"), f"{name}.svg changed"
+
+
+def _snap(model, name: str, keys=(), push=None, lang: str = "en") -> None:
+    async def main():
+        app = CursedBottleApp(model=model, lang=lang)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            if push is not None:
+                app.push_screen(push(app))
+                await pilot.pause()
+            await pilot.pause()
+            _check(app, name)
+
+    asyncio.run(main())
+
+
+def _my_turn_in_play(tricks: int):
+    def until(table) -> bool:
+        game = table.game
+        hand = game.hand
+        return (
+            hand.phase.name == "PLAY"
+            and len(hand.tricks) >= tricks
+            and 0 in [game.player_at(s) for s in game.to_act()]
+        )
+
+    return until
+
+
+def _my_turn_to_pile(table) -> bool:
+    game = table.game
+    return game.hand.phase.name == "PILE" and 0 in [game.player_at(s) for s in game.to_act()]
+
+
+LANGS = ("en", "de")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_while_playing(lang):
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_in_play(3))
+    _snap(model_of(table, lang), f"table-{lang}", lang=lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pile_and_passes_being_chosen(lang):
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
+    keys = ("right", "enter", "right", "right", "enter")
+    _snap(model_of(table, lang), f"passing-{lang}", keys=keys, lang=lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hint(lang):
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_in_play(2))
+    model = model_of(table, lang)
+    hint = table_pb2.HintResponse(samples=40)
+    reasons = ("stays above the price: the trick goes to the highest card", "", "")
+    for i, action in enumerate(model.legal[:3]):
+        line = hint.actions.add(best_share=(0.6, 0.3, 0.1)[i], samples=40, reason=reasons[i])
+        line.action.CopyFrom(action)
+        line.expected_value = (12.5, 9.25, -4.0)[i]
+
+    def push(app):
+        screen = HintScreen(model)
+        app.call_after_refresh(screen.show, hint)
+        return screen
+
+    _snap(model, f"hint-{lang}", push=push, lang=lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_end_of_hand_and_game_over(lang):
+    table = scripted_table(Rules(3, hands=2))
+    model = model_of(table, lang)
+    _snap(model, f"hand-end-{lang}", push=lambda app: HandEndScreen(model, model.hand_results[0]),
+          lang=lang)
+    _snap(model, f"game-over-{lang}", push=lambda app: GameOverScreen(model), lang=lang)
+
+
+def test_lopaka_and_spectator():
+    table = scripted_table(Rules(2, hands=1), until_event=_my_turn_in_play(4))
+    _snap(model_of(table, "en"), "lopaka-en")
+    _snap(model_of(table, "en", me=None), "spectator-en")
+
+
+def test_bright_house():
+    table = scripted_table(Rules(2, bright_house=True, hands=1), until_event=_my_turn_in_play(2))
+    _snap(model_of(table, "de"), "bright-house-de", lang="de")
+
+
+class _Lobby:
+    """A session that only lists two tables."""
+
+    target = "192.168.1.20:50051"
+
+    async def list_tables(self):
+        a = table_pb2.TableInfo(table_id="t1", name="Ann's table", state=1,
+                                rules=game_pb2.Rules(players=3, target=100))
+        a.seats.add(seat=0, kind=table_pb2.SEAT_KIND_HUMAN, name="Ann")
+        a.seats.add(seat=1, kind=table_pb2.SEAT_KIND_EMPTY)
+        a.seats.add(seat=2, kind=table_pb2.SEAT_KIND_BOT, name="strong bot")
+        b = table_pb2.TableInfo(table_id="t2", name="Bots only", state=2,
+                                rules=game_pb2.Rules(players=2, hands=4, hot_bottle=True))
+        b.seats.add(seat=0, kind=table_pb2.SEAT_KIND_BOT, name="rule bot")
+        b.seats.add(seat=1, kind=table_pb2.SEAT_KIND_BOT, name="strong bot")
+        b.seats.add(seat=2, kind=table_pb2.SEAT_KIND_LOPAKA, name="Lopaka")
+        return [a, b]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lobby_and_rules(lang):
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
+    model = model_of(table, lang)
+    _snap(model, f"lobby-{lang}", push=lambda app: LobbyScreen(_Lobby(), Tr(lang)), lang=lang)
+    _snap(model, f"rules-{lang}", push=lambda app: RulesScreen(Tr(lang)), lang=lang)
+
+
+def test_docs_screenshots_are_the_snapshots():
+    """docs/screenshots/ shows the table exactly as the snapshot tests draw it."""
+    for lang in LANGS:
+        doc = DOCS / f"table-{lang}.svg"
+        snap = SNAPSHOTS / f"table-{lang}.svg"
+        if UPDATE:
+            DOCS.mkdir(parents=True, exist_ok=True)
+            doc.write_text(snap.read_text(encoding="utf-8"), encoding="utf-8")
+        assert doc.read_text(encoding="utf-8") == snap.read_text(encoding="utf-8")
