@@ -53,11 +53,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_suite(name: str, count: int, opts: int, reference: bool) -> dict:
-    times, nodes, ref_times = [], [], []
+    times, cpu, nodes, ref_times = [], [], [], []
     for pos in positions(name, count):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         sol = solve(pos, opts)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         nodes.append(sol.nodes)
         if reference:
             start = time.perf_counter()
@@ -71,6 +72,7 @@ def run_suite(name: str, count: int, opts: int, reference: bool) -> dict:
         "median_s": statistics.median(times),
         "p90_s": pct(times, 0.9),
         "max_s": max(times),
+        "cpu_median_s": statistics.median(cpu),
         "median_nodes": int(statistics.median(nodes)),
         "nodes_per_s": sum(nodes) / sum(times),
     }
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             line = (
                 f"{name:14} n={count:<3} median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"
+                f"  (cpu median {row['cpu_median_s'] * 1000:8.2f} ms)"
                 f"  nodes {row['median_nodes']:>10}  {row['nodes_per_s'] / 1e6:6.2f} Mnodes/s"
             )
             if "speedup_total" in row:

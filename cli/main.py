@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("play", "join", "simulate", "replay", "solve", "serve")
+SUBCOMMANDS = ("play", "join", "simulate", "replay", "solve", "serve", "history", "review")
 
 
 def build_parser() -> argparse.ArgumentParser:

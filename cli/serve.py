@@ -4,6 +4,12 @@ One person runs it; everyone else joins from their own terminal.  It logs
 tables, joins, leaves and refused requests to stderr, and stops gracefully on
 Ctrl-C or SIGTERM (health turns NOT_SERVING, streams are closed, calls in
 flight finish).
+
+Tables are kept in a database by default (docs/storage.md), because a host
+expects an evening to survive the laptop sleeping or the server being
+restarted: without --db it lives in the user's data directory
+($XDG_DATA_HOME/cursed-bottle, else ~/.local/share/cursed-bottle); --no-db
+keeps everything in memory, as a throwaway server for a quick test wants.
 """
 
 from __future__ import annotations
@@ -25,6 +31,17 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     p.add_argument("--grace", type=float, default=5.0, help="seconds calls get to finish on stop")
     p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    db = p.add_mutually_exclusive_group()
+    db.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="SQLite file that keeps every table, so a restarted server resumes them "
+        "(default: cursed-bottle/cursed-bottle.db in $XDG_DATA_HOME or ~/.local/share)",
+    )
+    db.add_argument(
+        "--no-db", action="store_true", help="keep tables in memory only (lost on stop)"
+    )
     return p
 
 
@@ -43,9 +60,13 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
     )
     from cursedbottle.server import serve
+    from cursedbottle.server.store import StoreError, default_db_path
 
+    db = None if args.no_db else (args.db or default_db_path())
     try:
-        asyncio.run(serve(args.host, args.port, bot_delay=args.bot_delay, grace=args.grace))
+        asyncio.run(serve(args.host, args.port, bot_delay=args.bot_delay, grace=args.grace, db=db))
+    except StoreError as exc:
+        return fail(f"database: {exc}")
     except OSError as exc:
         return fail(f"cannot serve on {args.host}:{args.port}: {exc}")
     return 0

@@ -184,7 +184,6 @@ class LobbyScreen(Screen):
         yield Static(self.tr("lobby", target=self.session.target), id="lobbytitle")
         yield DataTable(id="tables", cursor_type="row")
         yield Static(self.tr("lobby_keys"), id="lobbymsg")
-        yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -293,10 +292,11 @@ class CreateScreen(ModalScreen[dict | None]):
     CreateScreen { align: center middle; }
     #form { width: 70; height: auto; max-height: 24; border: thick $accent;
             background: $panel; padding: 0 1; }
-    #form Horizontal { height: 3; }
-    #form Label { width: 24; padding: 1 1 0 0; }
+    #form Horizontal { height: 1; margin-bottom: 1; }
+    #form Label { width: 26; padding: 0 1 0 0; }
     #form Input, #form Select { width: 1fr; }
-    #buttons { height: 3; align: right middle; }
+    #form #buttons { height: 1; align: right middle; margin: 0; }
+    #buttons Button { margin-left: 2; }
     #formmsg { color: $error; height: auto; }
     """
 
@@ -312,25 +312,28 @@ class CreateScreen(ModalScreen[dict | None]):
             return Horizontal(Label(label), widget)
 
         with VerticalScroll(id="form"):
-            yield row(tr("f_name"), Input(f"{self.player_name}'s table", id="name"))
+            yield row(tr("f_name"), Input(f"{self.player_name}'s table", id="name", compact=True))
             yield row(tr("f_players"), Select([(str(n), n) for n in (2, 3, 4)], value=3,
-                                              allow_blank=False, id="players"))
+                                              allow_blank=False, compact=True, id="players"))
             yield row(tr("f_variant"), Select(
                 [(tr("v_plain"), "plain"), (tr("v_hot"), "hot"), (tr("v_bright"), "bright")],
-                value="plain", allow_blank=False, id="variant"))
+                value="plain", allow_blank=False, compact=True, id="variant"))
             yield row(tr("f_end"), Select(
                 [(tr("e_target"), "target"), (tr("e_hands"), "hands")],
-                value="target", allow_blank=False, id="end"))
-            yield row(tr("f_value"), Input("100", id="value", type="integer"))
+                value="target", allow_blank=False, compact=True, id="end"))
+            yield row(tr("f_value"), Input("100", id="value", type="integer", compact=True))
             yield row(tr("f_bots"), Select(
                 [(tr("b_none"), "")] + [(b, b) for b in BOTS],
-                value="heuristic", allow_blank=False, id="bots"))
-            yield row("", Select(
-                [(tr("b_create"), "play"), (tr("spectating", speed="").split(".")[0], "watch")],
-                value="play", allow_blank=False, id="who"))
+                value="heuristic", allow_blank=False, compact=True, id="bots"))
+            yield row(tr("f_who"), Select(
+                [(tr("w_play"), "play"), (tr("w_watch"), "watch")],
+                value="play", allow_blank=False, compact=True, id="who"))
             yield Static(id="formmsg")
-            yield Horizontal(Button(tr("b_create"), variant="primary", id="ok"),
-                             Button(tr("b_cancel"), id="cancel"), id="buttons")
+            yield Horizontal(Button(tr("b_create"), variant="primary", id="ok", compact=True),
+                             Button(tr("b_cancel"), id="cancel", compact=True), id="buttons")
+
+    def on_mount(self) -> None:
+        self.query_one("#form").border_title = self.tr("create")
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -363,9 +366,3 @@ class CreateScreen(ModalScreen[dict | None]):
             "bots": bots or ("random" if watch else ""),
             "watch": watch,
         })
-
-
-def run_app(app: CursedBottleApp) -> int:
-    app.run()
-    return 0
-

@@ -51,6 +51,7 @@ class TableModel:
         self.passes_given: dict[int, game_pb2.Card] = {}
         self.passes_received: dict[int, game_pb2.Card] = {}
         self.trick: list[Played] = []
+        self.played: list[Played] = []  # every card played this hand, in order
         self.last_trick: game_pb2.TrickWon | None = None
         self.tricks_played = 0
         self.price: game_pb2.Card | None = None
@@ -279,6 +280,7 @@ class TableModel:
             if not self.trick:
                 self.last_trick = None
             self.trick.append(Played(m.seat, m.card, m.hand))
+            self.played.append(self.trick[-1])
             self._remove((m.seat, m.hand), m.card)
         elif kind == "trick_won":
             self._trick_won(m)
@@ -312,6 +314,7 @@ class TableModel:
         self.my_pile = []
         self.passes_given, self.passes_received = {}, {}
         self.trick, self.last_trick, self.tricks_played = [], None, 0
+        self.played = []
         self.price, self.owner = None, None
         self.taken = {s: 0 for s in m.seat_order}
         if self.lopaka is not None and self.rules is not None:

@@ -80,7 +80,7 @@ class TableScreen(Screen):
     #opens { height: auto; padding: 0 1; }
     #logbox { width: 36; border-left: solid $primary; }
     #logtitle { height: 1; padding: 0 1; text-style: bold; }
-    #prompt { height: 1; padding: 0 1; background: $boost; color: $warning; text-style: bold; }
+    #prompt { height: auto; max-height: 2; padding: 0 1; background: $boost; color: $warning; text-style: bold; }
     #hand { border-top: solid $primary; }
     #keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
     """
@@ -341,10 +341,11 @@ class TableScreen(Screen):
         if m.bright:
             active = self._active_hand()
             rows = []
+            opened = m.open_hand.get(m.me)
             for h, cards in hands:
                 state = ""
-                if h in (m.open_hand.get(m.me), m.my_open_choice) and m.open_hand.get(m.me) == h:
-                    state = f" {tr('open')}"
+                if opened is not None:
+                    state = f" {tr('open') if h == opened else tr('hidden')}"
                 label = f"{tr('hand_n', n=h + 1)}{state}:"
                 rows.append(HandRow(h, f"{label:<14}", cards))
             return rows, active
@@ -446,15 +447,13 @@ class TableScreen(Screen):
             to = self.plan.targets[len(self.plan.passes)]
             return Text(tr("your_turn_pass", name=m.name(to)))
         if step == "confirm":
-            pile = tr.card(self.plan.pile) if self.plan.pile is not None else "—"
-            passes = "".join(
-                "; " + tr("to_name", card=tr.card(c), name=m.name(to))
+            passes = ", ".join(
+                tr("to_name", card=tr.card(c), name=m.name(to))
                 for to, c in zip(self.plan.targets, self.plan.passes, strict=False)
             )
             if not self.plan.need_pile:
-                return Text(tr("confirm_pass", pile="—", passes=passes)
-                            .replace(f"{tr('pile')} —; ", ""))
-            return Text(tr("confirm_pass", pile=pile, passes=passes))
+                return Text(tr("confirm_pass_only", passes=passes))
+            return Text(tr("confirm_pass", pile=tr.card(self.plan.pile), passes=passes))
         if step == "open":
             return Text(tr("choose_open"))
         if self.plan is not None and self.plan.confirmed:
@@ -772,7 +771,10 @@ def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
 class HandEndScreen(ModalScreen[None]):
     """The pile revealed, who owns the bottle, each seat's score and why."""
 
-    BINDINGS: ClassVar[list] = [Binding("enter,escape,space", "dismiss(None)", "Continue")]
+    BINDINGS: ClassVar[list] = [
+        Binding("enter,escape,space", "dismiss(None)", "Continue"),
+        Binding("q", "app.quit", "Quit"),
+    ]
     DEFAULT_CSS = """
     HandEndScreen { align: center middle; }
     #endbox { width: 72; height: auto; max-height: 22; border: thick $accent;
@@ -791,7 +793,7 @@ class HandEndScreen(ModalScreen[None]):
 
 def hand_summary(model: TableModel, result: game_pb2.HandEnded) -> Group:
     tr = model.tr
-    pile = Text(tr("pile_was", cards="", points=result.pile_points).split("(")[0])
+    pile = Text(tr("pile_was", cards="", points=result.pile_points).split("(")[0].rstrip() + " ")
     for c in sort_cards(result.pile):
         pile.append_text(card_text(tr, c))
         pile.append(" ")
@@ -818,7 +820,10 @@ def hand_summary(model: TableModel, result: game_pb2.HandEnded) -> Group:
 class GameOverScreen(ModalScreen[None]):
     """The winner and the whole score sheet, hand by hand."""
 
-    BINDINGS: ClassVar[list] = [Binding("enter,escape,space", "dismiss(None)", "Continue")]
+    BINDINGS: ClassVar[list] = [
+        Binding("enter,escape,space", "dismiss(None)", "Continue"),
+        Binding("q", "app.quit", "Quit"),
+    ]
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
     #overbox { width: 72; height: auto; max-height: 22; border: thick $success;

@@ -122,9 +122,11 @@ class HandView(Widget):
         return out
 
     def on_click(self, event: events.Click) -> None:
-        x = event.x - 1  # padding
+        offset = event.get_content_offset(self)
+        if offset is None:  # on the border or the padding
+            return
         for y, x0, x1, index in self._spans:
-            if event.y in (y, y - 1) and x0 <= x < x1:
+            if offset.y in (y, y - 1) and x0 <= offset.x < x1:
                 self.post_message(self.Picked(index, confirm=index == self.cursor))
                 return
 

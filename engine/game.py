@@ -188,6 +188,6 @@ class Game:
         if rules.hands is not None:
             reached = len(self.hands) >= rules.hands
         else:
-            reached = max(self.totals) >= rules.target
+            reached = max(self.totals) >= rules.target or len(self.hands) >= rules.hand_limit
         top = max(self.totals)
         return reached and self.totals.count(top) == 1

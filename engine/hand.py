@@ -319,7 +319,7 @@ class Hand:
     def _require(self, phase: Phase, seat: int, what: str) -> None:
         if self.phase is Phase.OVER:
             raise IllegalAction(Rule.GAME_OVER, f"the hand is over: no one can {what} now")
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
             raise IllegalAction(Rule.NO_SUCH_SEAT, f"there is no seat {seat!r} at this table")
         if self.phase is not phase:
             raise IllegalAction(
@@ -373,6 +373,13 @@ class Hand:
                 Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its card for seat {to}"
             )
         holder = self.setup_holder(seat)
+        for other, chosen in self.passes.get(seat, {}).items():
+            if isinstance(card, Card) and chosen == card.index:
+                raise IllegalAction(
+                    Rule.SAME_CARD_TWICE,
+                    f"seat {seat} cannot pass {card} twice: it is already chosen for "
+                    f"seat {other}, and each neighbour gets a card of its own",
+                )
         self._require_held(seat, holder, card, "pass")
         self.holdings[holder] &= ~card.mask
         self.passes.setdefault(seat, {})[to] = card.index

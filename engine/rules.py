@@ -26,6 +26,9 @@ class Rules:
     bright_house: bool = False
     target: int | None = 100
     hands: int | None = None
+    #: A game to a target also ends after this many hands (with the hot bottle
+    #: totals can sink so that nobody ever reaches the target).
+    hand_limit: int = 30
     deck: Deck = field(default=CURSED_BOTTLE)
 
     def __post_init__(self) -> None:
@@ -39,6 +42,8 @@ class Rules:
             object.__setattr__(self, "target", None)
         elif self.target is None or not isinstance(self.target, int) or self.target < 1:
             raise RulesError(f"target: {self.target!r} is not a positive score")
+        if not isinstance(self.hand_limit, int) or self.hand_limit < 1:
+            raise RulesError(f"hand_limit: {self.hand_limit!r} is not a positive number of hands")
         if len(self.deck) != 36:
             raise RulesError(
                 f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need 36"

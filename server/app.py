@@ -13,14 +13,15 @@ import asyncio
 import logging
 import os
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from .service import SERVICE, CursedBottleService, add_to_server
-from .tables import BotRunner, Lobby
+from .store import Store, restore
+from .tables import BotRunner, Lobby, Table
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -53,6 +54,10 @@ class Running:
     port: int
     lobby: Lobby
     health: health.aio.HealthServicer
+    #: The database the tables are kept in (None: in memory only); closed on stop.
+    store: Store | None = None
+    #: The unfinished tables found in the store at start, now going on.
+    restored: list[Table] = field(default_factory=list)
 
     async def stop(self, grace: float = DEFAULT_GRACE) -> None:
         """Graceful stop: NOT_SERVING, streams told and closed, in-flight calls finish."""
@@ -61,6 +66,8 @@ class Running:
         await asyncio.sleep(0)
         await self.server.stop(grace)
         self.lobby.runner.shutdown()
+        if self.store is not None:
+            self.store.close()
         log.info("server stopped")
 
 
@@ -70,10 +77,19 @@ async def start_server(
     bot_delay: float = 0.0,
     bot_workers: int | None = None,
     lobby: Lobby | None = None,
+    store: Store | None = None,
 ) -> Running:
-    """Bind, register everything and start serving (port 0: any free port)."""
+    """Bind, register everything and start serving (port 0: any free port).
+
+    With a `store`, every unfinished table in it is rebuilt first and goes on,
+    and every change is written to it before it is acknowledged.
+    """
     workers = bot_workers or max(8, 2 * (os.cpu_count() or 2))
-    lobby = lobby or Lobby(BotRunner(workers=workers, delay=bot_delay))
+    lobby = lobby or Lobby(BotRunner(workers=workers, delay=bot_delay), store=store)
+    restored = []
+    if store is not None:
+        lobby.store = store
+        restored = restore(lobby, store)
     server = grpc.aio.server(options=SERVER_OPTIONS)
     add_to_server(CursedBottleService(lobby), server)
     health_servicer = health.aio.HealthServicer()
@@ -89,13 +105,34 @@ async def start_server(
     serving = health_pb2.HealthCheckResponse.SERVING
     await health_servicer.set("", serving)
     await health_servicer.set(SERVICE.full_name, serving)
-    return Running(server, bound, lobby, health_servicer)
+    return Running(server, bound, lobby, health_servicer, store, restored)
 
 
-async def serve(host: str, port: int, bot_delay: float = 0.0, grace: float = DEFAULT_GRACE) -> None:
-    """Run until SIGTERM or SIGINT, then stop gracefully."""
-    running = await start_server(host, port, bot_delay=bot_delay)
+async def serve(
+    host: str,
+    port: int,
+    bot_delay: float = 0.0,
+    grace: float = DEFAULT_GRACE,
+    db: str | os.PathLike[str] | None = None,
+) -> None:
+    """Run until SIGTERM or SIGINT, then stop gracefully (`db`: keep tables there)."""
+    store = Store(db) if db is not None else None
+    try:
+        running = await start_server(host, port, bot_delay=bot_delay, store=store)
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
     log.info("cursed-bottle server listening on %s:%d", host, running.port)
+    if store is not None:
+        log.info(
+            "tables are kept in %s; %d unfinished table(s) resumed",
+            store.path,
+            len(running.restored),
+        )
+        for table in running.restored:
+            played = len(table.game.actions) if table.game else 0
+            log.info("table %s resumed: %r, %d actions", table.table_id, table.name, played)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

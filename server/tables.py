@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import grpc
 from cursedbottle.bots import Bot, make_bot
@@ -45,6 +46,9 @@ from .errors import (
     precondition,
     unauthenticated,
 )
+
+if TYPE_CHECKING:
+    from .store import Store
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -70,6 +74,8 @@ class Seat:
     kind: SeatKind = SeatKind.EMPTY
     name: str = ""
     token: str | None = None
+    #: sha256 of the token: what the database keeps (a restored seat knows only this).
+    token_hash: str | None = None
     bot_name: str = ""
     bot: Bot | None = None
     #: Open Subscribe streams of the seat's token.
@@ -129,6 +135,20 @@ def stable_seed(*parts: object) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+def token_hash(token: str) -> str:
+    """How tokens are compared and stored: random tokens need no salt or slow hash."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _storage_failed(exc: Exception) -> ServiceError:
+    log.error("database: %s", exc)
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "STORAGE",
+        "the server could not save this to its database, so nothing changed (see its log)",
+    )
+
+
 def _hash_password(password: str, salt: bytes) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 50_000)
 
@@ -159,6 +179,9 @@ class Table:
         self.stand_in_after = stand_in_after
         self.stand_in_bot = stand_in_bot
         self.host_token = secrets.token_urlsafe(24)
+        self.host_token_hash = token_hash(self.host_token)
+        #: Where the table is kept (None: in memory only); written before acknowledging.
+        self.store: Store | None = None
         self._on_token = on_token or (lambda token, table: None)
         self.seats = [Seat(p) for p in range(rules.players)]
         self.state = State.WAITING
@@ -304,8 +327,11 @@ class Table:
         if self.state is State.FINISHED:
             raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
         seat = self._seat(number, want_empty=True)
-        seat.kind, seat.name = SeatKind.HUMAN, name or f"Player {seat.number}"
-        seat.token = secrets.token_urlsafe(24)
+        name = name or f"Player {seat.number}"
+        token = secrets.token_urlsafe(24)
+        self._save_seat(seat.number, SeatKind.HUMAN, name, token_hash(token))
+        seat.kind, seat.name = SeatKind.HUMAN, name
+        seat.token, seat.token_hash = token, token_hash(token)
         seat.bot, seat.bot_name = None, ""
         self._on_token(seat.token, self)
         log.info("table %s: %s joins seat %d", self.table_id, seat.name, seat.number)
@@ -318,8 +344,10 @@ class Table:
     def leave(self, player: int) -> None:
         seat = self.seats[player]
         token = seat.token
+        self._save_seat(player, SeatKind.EMPTY, "")
         log.info("table %s: %s leaves seat %d", self.table_id, seat.name, player)
         seat.kind, seat.name, seat.token, seat.streams = SeatKind.EMPTY, "", None, 0
+        seat.token_hash = None
         if token:
             self._on_token(token, None)
         for sub in list(self.subscribers):
@@ -337,6 +365,7 @@ class Table:
             bot = make_bot(name, seed=stable_seed(self.seed, "bot", seat.number))
         except ValueError as exc:
             raise invalid("UNKNOWN_BOT", f"bot: {exc}") from None
+        self._save_seat(seat.number, SeatKind.BOT, f"{name} bot", bot=name)
         seat.kind, seat.bot, seat.bot_name = SeatKind.BOT, bot, name
         seat.name = f"{name} bot"
         seat.stand_in = None
@@ -350,6 +379,7 @@ class Table:
         seat = self._seat(number, want_empty=False)
         if seat.kind is not SeatKind.BOT:
             raise precondition("NOT_A_BOT", f"seat {number} is not a bot's seat")
+        self._save_seat(number, SeatKind.EMPTY, "")
         seat.kind, seat.bot, seat.bot_name, seat.name = SeatKind.EMPTY, None, "", ""
         self._cancel_thinking(number)
         log.info("table %s: bot leaves seat %d", self.table_id, number)
@@ -366,8 +396,14 @@ class Table:
             raise precondition(
                 "SEATS_EMPTY", f"seat(s) {names} empty: someone must join or a bot be added first"
             )
+        now = time.time_ns()
+        if self.store is not None:
+            try:
+                self.store.started(self.table_id, now)
+            except Exception as exc:
+                raise _storage_failed(exc) from None
         self.game = Game(self.rules, self.seed, self.first_dealer)
-        self.times = [time.time_ns()] * len(self.game.events)
+        self.times = [now] * len(self.game.events)
         self.state = State.PLAYING
         # Never log a random seed: it is the whole deal.
         log.info("table %s: game starts", self.table_id)
@@ -398,11 +434,19 @@ class Table:
     def _apply(self, action) -> None:
         game = self.game
         before = len(game.events)
+        hands_before = len(game.hands)
         try:
             game.apply(action)
         except IllegalAction as exc:
             raise ServiceError(ENGINE_RULES[exc.rule], exc.rule.name, self._explain(exc)) from None
         now = time.time_ns()
+        if self.store is not None:
+            # Kept before anyone hears of it; if it cannot be kept, it did not happen.
+            try:
+                self.store.record_action(self, hands_before, now)
+            except Exception as exc:
+                self.game = Game.replay(self.rules, self.seed, game.actions[:-1], self.first_dealer)
+                raise _storage_failed(exc) from None
         self.times.extend([now] * (len(game.events) - before))
         if game.is_over:
             self.state = State.FINISHED
@@ -521,6 +565,29 @@ class Table:
             log.info("table %s: %s is back", self.table_id, seat.name or seat.number)
             self._changed()
 
+    # ---------------------------------------------------------------- storage
+
+    def _save_seat(
+        self, number: int, kind: SeatKind, name: str, hashed: str | None = None, bot: str = ""
+    ) -> None:
+        """Write a seat change ahead of making it: a refusal then changes nothing."""
+        if self.store is None:
+            return
+        try:
+            self.store.save_seat(self.table_id, number, kind.name.lower(), name, hashed, bot)
+        except Exception as exc:
+            raise _storage_failed(exc) from None
+
+    def resume(self) -> None:
+        """A table rebuilt from the database goes on: bots act, absent humans may get
+        stand-ins (no stream is open yet after a restart)."""
+        if self.state is not State.PLAYING:
+            return
+        for seat in self.seats:
+            if seat.kind is SeatKind.HUMAN:
+                self._watch_absence(seat)
+        self._drive()
+
     # ------------------------------------------------------------ subscribers
 
     def attach(self, player: int | None, token: str | None = None) -> Subscriber:
@@ -565,12 +632,20 @@ class Table:
 class Lobby:
     """Every table of the server and the tokens that open them."""
 
-    def __init__(self, runner: BotRunner | None = None, max_tables: int = MAX_TABLES) -> None:
+    def __init__(
+        self,
+        runner: BotRunner | None = None,
+        max_tables: int = MAX_TABLES,
+        store: Store | None = None,
+    ) -> None:
         self.runner = runner or BotRunner()
         self.max_tables = max_tables
+        self.store = store
         self.tables: dict[str, Table] = {}
         #: seat tokens → their table (a token is for one seat of one table).
         self.tokens: dict[str, Table] = {}
+        #: Tokens of restored tables, known by hash until their holder comes back.
+        self.token_hashes: dict[str, Table] = {}
         self.closing: str | None = None
 
     def _token_changed(self, token: str, table: Table | None) -> None:
@@ -589,9 +664,15 @@ class Lobby:
                 f"this server holds at most {self.max_tables} tables",
             )
         table_id = secrets.token_hex(4)
-        while table_id in self.tables:
+        while table_id in self.tables or (self.store and self.store.known(table_id)):
             table_id = secrets.token_hex(4)
         table = Table(table_id, name, rules, self.runner, on_token=self._token_changed, **options)
+        if self.store is not None:
+            try:
+                self.store.create_table(table)
+            except Exception as exc:
+                raise _storage_failed(exc) from None
+            table.store = self.store
         self.tables[table_id] = table
         log.info("table %s created: %r, %s", table_id, name, rules.to_json())
         return table
@@ -618,8 +699,10 @@ class Lobby:
         """The table and seat a seat token opens."""
         table = self.table(table_id)
         owner = self.tokens.get(token)
+        if owner is None and token and self.token_hashes:
+            owner = self._adopt(token)
         if owner is None:
-            if token and hmac.compare_digest(token, table.host_token):
+            if token and hmac.compare_digest(token_hash(token), table.host_token_hash):
                 raise denied("HOST_TOKEN", "the host token opens no seat: Join a seat first")
             raise unauthenticated("UNKNOWN_TOKEN", "unknown seat token: Join a seat to get one")
         if owner is not table:
@@ -629,10 +712,24 @@ class Lobby:
                 return table, seat.number
         raise unauthenticated("UNKNOWN_TOKEN", "unknown seat token: Join a seat to get one")
 
+    def _adopt(self, token: str) -> Table | None:
+        """A restored seat's token, recognised by its hash, becomes known in clear again."""
+        hashed = token_hash(token)
+        table = self.token_hashes.get(hashed)
+        if table is None or self.tables.get(table.table_id) is not table:
+            return None
+        for seat in table.seats:
+            if seat.token is None and seat.token_hash == hashed:
+                del self.token_hashes[hashed]
+                seat.token = token
+                self.tokens[token] = table
+                return table
+        return None
+
     def controller(self, table_id: str, token: str) -> Table:
         """The table, if `token` is its host token or one of its seat tokens."""
         table = self.table(table_id)
-        if token and hmac.compare_digest(token, table.host_token):
+        if token and hmac.compare_digest(token_hash(token), table.host_token_hash):
             return table
         self.seat(table_id, token)
         return table

@@ -12,24 +12,62 @@ maximises, every other seat minimises, Lopaka plays his policy).  Everything
 below runs without the GIL.
 """
 
+import threading
+
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free
 
 cdef extern from *:
     """
-    static inline int cb_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    /* Portable SWAR popcount: without -mpopcnt (not assumed, for portable
+       wheels) __builtin_popcountll is a library call, measurably slower. */
+    static inline int cb_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #include <stdlib.h>
+    #ifdef __linux__
+    #include <sys/mman.h>
+    #endif
+    /* The table is hundreds of MB probed at random: on Linux ask for huge
+       pages, which turns most TLB misses of a probe into hits. */
+    static void* cb_table_alloc(size_t bytes) {
+    #ifdef __linux__
+        void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+    #ifdef MADV_HUGEPAGE
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        return p;
+    #else
+        return calloc(1, bytes);
+    #endif
+    }
+    static void cb_table_free(void* p, size_t bytes) {
+    #ifdef __linux__
+        if (p) munmap(p, bytes);
+    #else
+        free(p);
+    #endif
+    }
     static inline int cb_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int cb_hibit(unsigned long long x) { return 63 - __builtin_clzll(x); }
     """
     int cb_popcount(uint64_t x) nogil
     int cb_ctz(uint64_t x) nogil
     int cb_hibit(uint64_t x) nogil
+    void* cb_table_alloc(size_t bytes) nogil
+    void cb_table_free(void* p, size_t bytes) nogil
 
 cdef enum:
     INF = 1000
     MAXC = 64
 
 cdef int64_t INT64_MAX_SCORE = 1 << 62
+#: Entries carry the number of the solve that wrote them (in the key), so a
+#: table can serve solve after solve without being cleared.
+cdef uint64_t GEN_MASK = 0xFFFFFFFF
 
 # Technique switches, so the benchmark can show what each one buys.
 cdef enum:
@@ -39,15 +77,31 @@ cdef enum:
     OPT_ORDER = 8
     OPT_MTD = 16
     OPT_CANON = 32
-    OPT_ALL = 63
+    OPT_OWNER = 64
+    OPT_AVOID = 128
+    OPT_ALL = 255
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
-           "mtd": OPT_MTD, "canon": OPT_CANON}
+           "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID}
 ALL_OPTIONS = OPT_ALL
 #: Counters of the last solve (for the benchmark and for tuning).
 LAST_STATS = {}
 cdef int BISECT = 0
 cdef int EVAL_MODE = 4
+cdef int TT_MIN = 1
+cdef int OWN_W = 16
+cdef int BELOW_W = 1
+
+
+def set_weights(int own, int below):
+    global OWN_W, BELOW_W
+    OWN_W = own
+    BELOW_W = below
+
+
+def set_tt_min(int m):
+    global TT_MIN
+    TT_MIN = m
 cdef int HIST_MODE = 0
 
 
@@ -91,9 +145,11 @@ cdef struct Ctx:
     int root_holder[4]
     Entry* tt
     uint64_t tt_mask
+    uint64_t gen
     int64_t nodes
     int64_t hist[MAXC]
     int64_t probes
+    int64_t avoid_nodes
     int64_t by_depth[MAXC]
     int64_t cut_first
     int64_t cut_later
@@ -270,7 +326,8 @@ cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t 
     return out
 
 
-cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept nogil:
+cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
+                       uint64_t* ok) noexcept nogil:
     """What the rest of the hand depends on, at the start of a trick; returns
     the shift between the score and the value stored (score = stored + shift).
 
@@ -307,11 +364,13 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept 
     if not below:
         price = 0
     if c.opts & OPT_CANON:
-        canonical(c, inplay, p0, p1, k)
+        canonical(c, inplay, p0, p1, k, ok)
         k[4] = (<uint64_t>cb_popcount(below) | (<uint64_t>s.leader << 6)
                 | (<uint64_t>owns << 8) | (<uint64_t>taken << 9)
                 | (<uint64_t>(c.points[s.price_card] if owns and s.price_card >= 0 else 0) << 16)
-                | (<uint64_t>cb_popcount(inplay) << 20) | (<uint64_t>1 << 63))
+                | (<uint64_t>cb_popcount(inplay) << 20) | (c.gen << 26) | (<uint64_t>1 << 63))
+        # Whether the bottle can be avoided depends on no points at all.
+        ok[4] = (k[4] & ~((<uint64_t>127 << 9) | (<uint64_t>15 << 16))) | (<uint64_t>125 << 9)
         return shift
     k[0] = (inplay | (<uint64_t>s.leader << 36) | (<uint64_t>price << 38)
             | (<uint64_t>owns << 44) | (<uint64_t>taken << 45)
@@ -319,12 +378,17 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept 
     k[1] = p0
     k[2] = p1
     k[3] = 0
-    k[4] = 0
+    k[4] = c.gen << 26
+    ok[0] = (k[0] & ~(<uint64_t>127 << 45)) | (<uint64_t>125 << 45)
+    ok[1] = p0
+    ok[2] = p1
+    ok[3] = 0
+    ok[4] = c.gen << 26
     return shift
 
 
 cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
-                           uint64_t* k) noexcept nogil:
+                           uint64_t* k, uint64_t* ok) noexcept nogil:
     """The cards in play as a pattern: in the total order, each card's holder,
     suit and points, and nothing of which card it is.
 
@@ -333,18 +397,60 @@ cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
     (and whose price lies at the same place in it: the key's count of cards
     below the price) play identically, whichever cards have gone.
     """
-    cdef uint64_t m = inplay
+    cdef uint64_t m = inplay, holder
     cdef int card, pos = 0
     k[0] = 0
     k[1] = 0
     k[2] = 0
     k[3] = 0
+    ok[0] = 0
+    ok[1] = 0
+    ok[2] = 0
+    ok[3] = 0
     while m:
         card = cb_ctz(m)
         m &= m - 1
-        k[pos // 10] |= (((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
-                         | (<uint64_t>c.code[card] << 2)) << (6 * (pos % 10))
+        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
+        k[pos // 10] |= (holder | (<uint64_t>c.code[card] << 2)) << (6 * (pos % 10))
+        ok[pos // 16] |= (holder | (<uint64_t>c.suit[card] << 2)) << (4 * (pos % 16))
         pos += 1
+
+
+cdef inline int key_taken(Ctx* c, uint64_t* k) noexcept nogil:
+    if c.opts & OPT_CANON:
+        return (k[4] >> 9) & 127
+    return (k[0] >> 45) & 127
+
+
+cdef inline void set_key_taken(Ctx* c, uint64_t* k, uint64_t* out, int taken) noexcept nogil:
+    cdef int i
+    for i in range(5):
+        out[i] = k[i]
+    if c.opts & OPT_CANON:
+        out[4] = (k[4] & ~(<uint64_t>127 << 9)) | (<uint64_t>taken << 9)
+    else:
+        out[0] = (k[0] & ~(<uint64_t>127 << 45)) | (<uint64_t>taken << 45)
+
+
+cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
+    """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
+    cdef Entry* b = tt_bucket(c, okey)
+    cdef Entry* e
+    if same_key(&b[0], okey):
+        e = &b[0]
+    elif same_key(&b[1], okey):
+        e = &b[1]
+    else:
+        e = &b[1]
+        e.k[0] = okey[0]
+        e.k[1] = okey[1]
+        e.k[2] = okey[2]
+        e.k[3] = okey[3]
+        e.k[4] = okey[4]
+        e.depth = 0
+        e.best = -1
+    e.lower = 1 if verdict > 0 else 0
+    e.upper = -1 if verdict < 0 else 0
 
 
 cdef inline int nth_card(uint64_t m, int n) noexcept nogil:
@@ -383,7 +489,7 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
     elif same_key(&b[1], key):
         e = &b[1]
     else:
-        if depth >= b[0].depth:
+        if depth >= b[0].depth or ((b[0].k[4] >> 26) & GEN_MASK) != c.gen:
             b[1] = b[0]
             e = &b[0]
         else:
@@ -432,11 +538,161 @@ cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
     return EVAL_MODE * final_score(c, &t) + mask_points(c, rest)
 
 
+cdef inline uint64_t root_cards(Ctx* c, State* s) noexcept nogil:
+    """The root seat's cards in play: in its hands and already in the trick."""
+    cdef uint64_t mine = 0
+    cdef int i
+    for i in range(c.nholders):
+        if c.root_holder[i]:
+            mine |= s.hand[i]
+    for i in range(s.n):
+        if c.root_holder[s.tholder[i]]:
+            mine |= bit(s.tcard[i])
+    return mine
+
+
+cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noexcept nogil:
+    """The key of the bottle question alone (see avoid): the holder and suit of
+    every card in play in order, where the price lies among them, the leader
+    and whether the root seat owns."""
+    cdef uint64_t m = inplay, p0 = 0, p1 = 0, holder
+    cdef int i, card, pos = 0
+    for i in range(c.nholders):
+        if i & 1:
+            p0 |= s.hand[i]
+        if i & 2:
+            p1 |= s.hand[i]
+    ok[0] = 0
+    ok[1] = 0
+    ok[2] = 0
+    ok[3] = 0
+    if not (c.opts & OPT_CANON):
+        ok[0] = inplay | (<uint64_t>s.price << 38)
+        ok[1] = p0
+        ok[2] = p1
+    else:
+        while m:
+            card = cb_ctz(m)
+            m &= m - 1
+            holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
+            ok[pos // 16] |= (holder | (<uint64_t>c.suit[card] << 2)) << (4 * (pos % 16))
+            pos += 1
+    ok[4] = (<uint64_t>cb_popcount(inplay & (bit(s.price) - 1)) | (<uint64_t>s.leader << 6)
+             | (<uint64_t>(s.owner == c.root) << 8) | (<uint64_t>125 << 9)
+             | (<uint64_t>cb_popcount(inplay) << 20) | (c.gen << 26) | (<uint64_t>1 << 63))
+
+
+cdef int avoid(Ctx* c, State* s) noexcept nogil:
+    """Whether the root seat can end the hand without the bottle (1) or not (0).
+
+    With the points taken set aside this is a game of its own, and every
+    zero-window probe between the worst ending as owner and the points already
+    taken asks exactly this question.  Points play no part, so neither the key
+    nor the grouping of equivalent cards looks at them.
+    """
+    cdef uint64_t inplay = s.tmask, below, mine, legal, m, above, ok[5]
+    cdef int i, j, n, h, card, nxt, result, seat, hash_move = -1
+    cdef int moves[16]
+    cdef int score[16]
+    cdef bint owns = s.owner == c.root, maximise, use_tt
+    cdef Entry* b
+    cdef Entry* e = NULL
+    cdef State child
+    c.nodes += 1
+    c.avoid_nodes += 1
+    for i in range(c.nholders):
+        inplay |= s.hand[i]
+    if inplay == 0:
+        return not owns
+    below = inplay & (bit(s.price) - 1)
+    mine = root_cards(c, s)
+    if not owns and not (below & mine):
+        return 1
+    if owns and not (below & ~mine):
+        return 0
+    use_tt = s.n == 0 and (c.opts & OPT_TT) and cb_popcount(inplay) > TT_MIN * c.nholders
+    if use_tt:
+        owner_key(c, s, inplay, ok)
+        b = tt_bucket(c, ok)
+        e = &b[0] if same_key(&b[0], ok) else &b[1] if same_key(&b[1], ok) else NULL
+        if e != NULL:
+            if e.lower > 0:
+                return 1
+            if e.upper < 0:
+                return 0
+    h = c.order[s.leader][s.n]
+    if h == c.lopaka:
+        child = s[0]
+        play(c, &child, h, lopaka_card(c, s, h))
+        return avoid(c, &child)
+    seat = c.holder_seat[h]
+    maximise = seat == c.root
+    legal = legal_mask(c, s, h)
+    # Ordering: the cards whose trick, were it to end now, leaves the root
+    # seat where the mover wants it (rid of the bottle or not), then by how
+    # many cards below the price the root seat would still hold.
+    n = 0
+    m = legal
+    while m:
+        card = cb_hibit(m)
+        m &= ~bit(card)
+        if card >= s.price:
+            above = inplay & ~((bit(card) << 1) - 1)
+            if above:
+                nxt = cb_ctz(above)
+                if ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card]:
+                    continue
+        moves[n] = card
+        score[n] = owner_eval(c, s, h, card)
+        if not maximise:
+            score[n] = -score[n]
+        if card == hash_move:
+            score[n] = 1 << 20
+        j = n
+        while j > 0 and score[j - 1] < score[j]:
+            score[j - 1], score[j] = score[j], score[j - 1]
+            moves[j - 1], moves[j] = moves[j], moves[j - 1]
+            j -= 1
+        n += 1
+    result = 0 if maximise else 1
+    for i in range(n):
+        child = s[0]
+        play(c, &child, h, moves[i])
+        if avoid(c, &child) == maximise:
+            result = maximise
+            break
+    if use_tt:
+        mark_owner(c, ok, 1 if result else -1)
+    return result
+
+
+cdef inline int owner_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
+    """Move ordering for `avoid`, from the root seat's side: rid of the bottle
+    if the trick ended with this card (first), and few cards left below the
+    price (then)."""
+    cdef State t = s[0]
+    cdef uint64_t mine = 0
+    cdef int i
+    t.hand[h] &= ~bit(card)
+    t.tcard[t.n] = card
+    t.tholder[t.n] = h
+    t.n += 1
+    finish_trick(c, &t)
+    for i in range(c.nholders):
+        if c.root_holder[i]:
+            mine |= t.hand[i]
+    return OWN_W * (t.owner != c.root) - BELOW_W * cb_popcount(mine & (bit(t.price) - 1))
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int h, seat, card, v, best, lo, hi, best_card = -1, hash_move = -1
     cdef int alpha0 = alpha, beta0 = beta, i, j, k, nmoves, depth = 0, shift = 0
     cdef uint64_t inplay, legal, reps
     cdef uint64_t key[5]
+    cdef uint64_t okey[5]
+    cdef Entry* oe
+    cdef bint both_open = False
+    cdef int owner_max = 0
     cdef Entry* e = NULL
     cdef Entry* b
     cdef State child
@@ -462,11 +718,35 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             return lo
         if hi <= alpha:
             return hi
+    if c.opts & OPT_AVOID:
+        # Every ending as the owner scores at most owner_max, every other at
+        # least the points taken: a window between the two asks only whether
+        # the bottle can be avoided.
+        owner_max = -c.pile - (s.taken if c.hot else 0)
+        if owner_max <= alpha and beta <= s.taken and s.n == 0:
+            return s.taken if avoid(c, s) else owner_max
     depth = cb_popcount(inplay)
     c.by_depth[depth] += 1
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
-        shift = tt_key(c, s, inplay, key)
+        shift = tt_key(c, s, inplay, key, okey)
+        both_open = key_taken(c, key) < 126
+        if both_open and (c.opts & OPT_OWNER):
+            # Whether the root seat can avoid the bottle does not depend on its points.
+            owner_max = -c.pile - (s.taken if c.hot else 0)
+            b = tt_bucket(c, okey)
+            oe = &b[0] if same_key(&b[0], okey) else &b[1] if same_key(&b[1], okey) else NULL
+            if oe != NULL:
+                if oe.upper < 0:
+                    if owner_max <= alpha or not c.hot:
+                        return owner_max
+                    if owner_max < beta:
+                        beta = owner_max
+                elif oe.lower > 0:
+                    if s.taken >= beta:
+                        return s.taken
+                    if s.taken > alpha:
+                        alpha = s.taken
         b = tt_bucket(c, key)
         if same_key(&b[0], key):
             e = &b[0]
@@ -554,6 +834,14 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if stored:
         tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift,
                  cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
+        if both_open and (c.opts & OPT_OWNER):
+            # Every ending as the owner scores at most owner_max, every other
+            # ending at least the points taken, which is more: a bound on one
+            # side of owner_max settles whether the bottle can be avoided.
+            if best < beta0 and best <= owner_max:
+                mark_owner(c, okey, -1)
+            elif best > alpha0 and best > owner_max:
+                mark_owner(c, okey, 1)
     return best
 
 
@@ -593,6 +881,51 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     return lo
 
 
+cdef Entry* g_table = NULL
+cdef uint64_t g_entries = 0
+cdef uint64_t g_gen = 0
+_TABLE_LOCK = threading.Lock()
+
+
+cdef Entry* table_for(int bits, bint shared, uint64_t* mask, uint64_t* gen) except NULL:
+    """The transposition table of one solve.
+
+    Allocating and zeroing hundreds of MB costs more than a median search, so
+    one table is kept and reused (grown when a bigger search asks for more);
+    a solve running while another holds it gets a table of its own.
+    """
+    global g_table, g_entries, g_gen
+    cdef uint64_t entries = <uint64_t>1 << bits
+    cdef Entry* t
+    if shared:
+        if g_entries < entries or g_gen >= GEN_MASK:
+            release_table()
+            g_table = <Entry*>cb_table_alloc(entries * sizeof(Entry))
+            if g_table == NULL:
+                raise MemoryError()
+            g_entries = entries
+            g_gen = 0
+        g_gen += 1
+        mask[0] = g_entries - 1
+        gen[0] = g_gen
+        return g_table
+    t = <Entry*>cb_table_alloc(entries * sizeof(Entry))
+    if t == NULL:
+        raise MemoryError()
+    mask[0] = entries - 1
+    gen[0] = 1
+    return t
+
+
+def release_table():
+    """Give the kept transposition table's memory back (the next solve makes a new one)."""
+    global g_table, g_entries
+    if g_table != NULL:
+        cb_table_free(g_table, g_entries * sizeof(Entry))
+    g_table = NULL
+    g_entries = 0
+
+
 def solve_state(
     list hands, list holder_seat, list order, int lopaka, int root, bint hot, int pile,
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
@@ -611,6 +944,8 @@ def solve_state(
     cdef int values[MAXC]
     cdef int is_rep[MAXC]
     cdef int nh = len(hands)
+    cdef bint own
+    cdef Entry* private
     if not 1 <= nh <= 4 or len(points) > MAXC or len(trick) >= nh:
         raise ValueError("solve_state: bad sizes")
     if any(not 1 <= p <= 3 for p in points) or any(not 0 <= x <= 2 for x in suits):
@@ -623,6 +958,7 @@ def solve_state(
     c.opts = opts
     c.nodes = 0
     c.probes = 0
+    c.avoid_nodes = 0
     c.cut_first = 0
     c.cut_later = 0
     c.bisect = BISECT
@@ -665,10 +1001,16 @@ def solve_state(
         s.tholder[i] = trick_holders[i]
         s.tmask |= bit(trick[i])
         s.n += 1
-    c.tt_mask = (<uint64_t>1 << tt_bits) - 1
-    c.tt = <Entry*>calloc(c.tt_mask + 1, sizeof(Entry))
-    if c.tt == NULL:
-        raise MemoryError()
+    own = _TABLE_LOCK.acquire(blocking=False)
+    private = NULL
+    try:
+        c.tt = table_for(tt_bits, own, &c.tt_mask, &c.gen)
+    except BaseException:
+        if own:
+            _TABLE_LOCK.release()
+        raise
+    if not own:
+        private = c.tt
     for i in range(MAXC):
         values[i] = 0
         is_rep[i] = 0
@@ -705,12 +1047,16 @@ def solve_state(
                         nxt = cb_ctz(above)
                         values[card] = values[nxt]
     finally:
-        free(c.tt)
+        if own:
+            _TABLE_LOCK.release()
+        else:
+            cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
     out = {}
     for card in range(MAXC):
         if (legal >> card) & 1:
             out[card] = values[card]
     LAST_STATS["probes"] = c.probes
+    LAST_STATS["avoid_nodes"] = c.avoid_nodes
     LAST_STATS["by_depth"] = [c.by_depth[i] for i in range(MAXC)]
     LAST_STATS["cut_first"] = c.cut_first
     LAST_STATS["cut_later"] = c.cut_later

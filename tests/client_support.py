@@ -132,3 +132,46 @@ def model_of(table, lang: str = "en", me: int | None = 0):
     batch.turn.CopyFrom(table.turn(me))
     model.apply_update(table_pb2.TableUpdate(batch=batch))
     return model
+
+
+class Proxy:
+    """A TCP relay between the client and the server that can cut every connection and
+    refuse new ones for a while: a dropped LAN link, as the client sees it."""
+
+    def __init__(self, upstream: str) -> None:
+        self.host, port = upstream.rsplit(":", 1)
+        self.upstream_port = int(port)
+        self.refusing = False
+        self.links: list[asyncio.StreamWriter] = []
+        self.server: asyncio.base_events.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", 0)
+        return f"127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _link(self, reader, writer) -> None:
+        if self.refusing:
+            writer.transport.abort()
+            return
+        up_reader, up_writer = await asyncio.open_connection(self.host, self.upstream_port)
+        self.links += [writer, up_writer]
+
+        async def pipe(src, dst) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.transport.abort()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        self.refusing = True
+        for writer in self.links:
+            writer.transport.abort()
+        self.links = []
+
+    async def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()

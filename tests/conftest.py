@@ -8,9 +8,11 @@ here again on purpose, so that a mistake in the engine's tables shows up.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 from collections.abc import Callable
 
+import pytest
 from cursedbottle.engine.cards import CURSED_BOTTLE, Card
 from cursedbottle.engine.events import (
     CardPassed,
@@ -283,3 +285,20 @@ def check_secrecy(game: Game, player: int | None) -> None:
             assert seen == raw
 
 
+
+
+# ------------------------------------------------------------------ data dir
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _temporary_data_dir(tmp_path_factory):
+    """`cursed-bottle serve` keeps its database in the user's data directory by
+    default; tests, and the servers they start as processes, must never touch the
+    real one (nor share one with another test run: the database is locked)."""
+    old = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = old

@@ -1,11 +1,17 @@
-"""The Textual client driven by keys against a real server on 127.0.0.1 with bots."""
+"""The Textual client driven by keys against a real server on 127.0.0.1 with bots.
+
+Every move goes through the keyboard (`pilot.press`); the tests read the
+screen's state only to decide which key a person would press next.
+"""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from client_support import (
     SIZE,
+    Proxy,
     local_server,
     play_by_keys,
     quick_app,
@@ -21,44 +27,253 @@ def run(coro, timeout: float = 120):
     return asyncio.run(asyncio.wait_for(coro, timeout))
 
 
-def test_a_whole_hand_through_the_keyboard():
+def _over(app):
+    def done(screen) -> bool:
+        return screen.model.game_ended is not None and isinstance(
+            app.screen, HandEndScreen | GameOverScreen
+        )
+
+    return done
+
+
+@pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        (game_pb2.Rules(players=3, hands=1), {"pile": 1, "pass": 2, "confirm": 1, "play": 11}),
+        (game_pb2.Rules(players=2, hands=1), {"pile": 0, "pass": 1, "confirm": 1, "play": 11}),
+        (
+            game_pb2.Rules(players=2, bright_house=True, hands=1),
+            {"pile": 2, "pass": 2, "confirm": 2, "open": 1, "play": 16},
+        ),
+    ],
+    ids=["3p", "2p-lopaka", "bright-house"],
+)
+def test_a_whole_hand_through_the_keyboard(rules, expected):
     async def main():
         async with local_server() as target:
-            app = quick_app(target, game_pb2.Rules(players=3, hands=1))
+            app = quick_app(target, rules)
             async with app.run_test(size=SIZE) as pilot:
-                seen_end = []
-
-                def done(screen):
-                    if isinstance(app.screen, HandEndScreen):
-                        seen_end.append(True)
-                    return screen.model.game_ended is not None and isinstance(
-                        app.screen, HandEndScreen | GameOverScreen
-                    )
-
-                steps = await play_by_keys(pilot, app, done)
+                steps = await play_by_keys(pilot, app, _over(app))
                 model = table_screen(app).model
-                assert steps.count("pile") == 1
-                assert steps.count("pass") == 2
-                assert steps.count("confirm") == 1
-                assert steps.count("play") == 11
+                for step, count in expected.items():
+                    assert steps.count(step) == count, (step, steps)
                 assert len(model.hand_results) == 1
-                assert model.my_hands()[0][1] == []
-                assert seen_end
+                assert all(cards == [] for _h, cards in model.my_hands())
                 text = screen_text(app)
                 assert "Hand 1 is over" in text or "Game over" in text, text
+                # the pile is revealed at the end and every seat has a score and a reason
+                result = model.hand_results[0]
+                assert len(result.pile) == model.pile_size
+                assert len(model.score_lines(result)) == len(model.seats())
 
     run(main())
 
 
-def test_the_table_at_80x24_while_playing():
+def test_a_hint_is_shown_and_the_hinted_card_played():
     async def main():
         async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1))
+            async with app.run_test(size=SIZE) as pilot:
+                screen_of = table_screen
+                await play_by_keys(
+                    pilot, app,
+                    lambda s: s.model.tricks_played >= 1 and s._step() == "play",
+                )
+                screen = screen_of(app)
+                played_before = len(screen.model.log)
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HintScreen))
+                await until(pilot, lambda: screen.hint is not None, timeout=60)
+                await pilot.pause()
+                best = screen.hint.actions[0].action.play.card.code
+                assert best
+                # the ranked list: every legal card with its value and share
+                assert len(screen.hint.actions) == len(screen.model.legal)
+                hint_text = screen_text(app)
+                assert "Hint (best first)" in hint_text, hint_text
+                hand = screen.query_one("HandView")
+                assert hand.hint_code == best
+                assert hand.flat()[hand.cursor][1].code == best
+                await pilot.press("enter")  # "Enter: play the best card"
+                await until(
+                    pilot,
+                    lambda: any(p.seat == 0 and p.card.code == best for p in _played(screen)),
+                )
+                assert len(screen.model.log) >= played_before
+
+    run(main())
+
+
+def _played(screen):
+    return screen.model.played
+
+
+NONSENSE = ["x", "z", "f5", "tab", "escape", "9", "0", "s", "plus", "minus", "up", "down",
+            "ctrl+x", "space", "backspace", "home", "end", "pageup"]
+
+
+def test_keys_that_make_no_sense_do_nothing_harmful():
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1))
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen._step() == "pile")
+                for key in NONSENSE:
+                    await pilot.press(key)
+                await pilot.pause(0.1)
+                assert screen.model.my_pile == []  # nothing was sent
+                assert screen._step() == "pile"
+                assert app.screen is screen
+                # mid-hand: an illegal card is refused by the server and nothing changes
+                await play_by_keys(
+                    pilot, app, lambda s: s.model.trick and s._step() == "play"
+                )
+                legal = screen.model.legal_codes()
+                illegal = [
+                    i for i, (_h, c) in enumerate(screen.query_one("HandView").flat())
+                    if c.code not in legal
+                ]
+                if illegal:
+                    held = len(screen.model.my_hands()[0][1])
+                    screen.cursor = illegal[0]
+                    await pilot.press("enter")
+                    await until(pilot, lambda: bool(screen.message))
+                    assert "Refused" in screen.message
+                    assert len(screen.model.my_hands()[0][1]) == held
+                for key in NONSENSE:
+                    await pilot.press(key)
+                await play_by_keys(pilot, app, _over(app))
+
+    run(main())
+
+
+def test_german_labels():
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1), lang="de")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen._step() == "pile")
+                await pilot.pause()
+                text = screen_text(app)
+                assert "Verfluchte Flasche" in text
+                assert "Wähle die Karte für den Flaschenstapel" in text
+                assert "Stapel" in text and "gesamt" in text
+                await pilot.press("question_mark")
+                await pilot.pause()
+                assert "Ausführliche Regeln" in screen_text(app)
+
+    run(main())
+
+
+def test_lang_de_reaches_the_app_from_the_command_line(monkeypatch):
+    """`cursed-bottle play --lang de` starts a local server and a German client."""
+    from cursedbottle.cli.main import main
+    from cursedbottle.client import CursedBottleApp
+
+    seen = {}
+
+    def fake_run(self):
+        seen["lang"] = self.tr.lang
+        seen["target"] = self.target
+        seen["rules"] = self.quick.rules
+
+    monkeypatch.setattr(CursedBottleApp, "run", fake_run)
+    assert main(["play", "--lang", "de", "--players", "4", "--game-hands", "2"]) == 0
+    assert seen["lang"] == "de"
+    assert seen["target"].startswith("127.0.0.1:")
+    assert seen["rules"].players == 4 and seen["rules"].hands == 2
+
+
+def test_watching_a_bots_only_table_at_an_adjustable_speed():
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1), bots="random")
+            app.quick.watch = True
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                assert screen.model.me is None
+                await until(pilot, lambda: screen.model.tricks_played >= 1)
+                assert "Watching" in screen_text(app)
+                assert screen.speed == 0.5
+                await pilot.press("plus")
+                await pilot.press("plus")
+                assert screen.speed == 0.0
+                assert "instant" in screen_text(app)
+                await pilot.press("minus")
+                assert screen.speed == 0.25
+                await pilot.press("plus")
+                await until(pilot, lambda: screen.model.game_ended is not None)
+                # a spectator sees played cards, never a hidden hand
+                assert all(seat == screen.model.lopaka for seat, _h in screen.model.holdings)
+
+    run(main())
+
+
+def test_a_dropped_connection_shows_a_banner_and_the_seat_resumes():
+    async def main():
+        async with local_server() as upstream:
+            proxy = Proxy(upstream)
+            target = await proxy.start()
             app = quick_app(target, game_pb2.Rules(players=3, hands=1))
             async with app.run_test(size=SIZE) as pilot:
                 await play_by_keys(
                     pilot, app, lambda s: s.model.tricks_played >= 2 and s._step() == "play"
                 )
-                print(screen_text(app))
-                app.save_screenshot("/tmp/cb_table.svg")
+                screen = table_screen(app)
+                proxy.cut()
+                await until(pilot, lambda: screen.reconnecting)
+                await pilot.pause()
+                assert "Connection lost, reconnecting" in screen_text(app)
+                proxy.refusing = False
+                await until(pilot, lambda: not screen.reconnecting, timeout=60)
+                assert "Connection lost" not in screen_text(app)
+                await play_by_keys(pilot, app, _over(app))
+                # every event once: 11 tricks logged, the hand ends with an empty hand
+                model = screen.model
+                assert sum(" wins trick " in line for line in model.log) == 11
+                assert model.my_hands()[0][1] == []
+            await proxy.close()
+
+    run(main())
+
+
+def test_lobby_new_table_and_a_card_played_with_the_mouse():
+    from cursedbottle.client import CursedBottleApp
+    from cursedbottle.client.app import CreateScreen, LobbyScreen
+    from cursedbottle.client.widgets import HandView
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, name="Ann", hint_budget_ms=200)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                await pilot.press("n")
+                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
+                app.screen.query_one("#value").value = "1"
+                app.screen.query_one("#end").value = "hands"
+                app.screen.query_one("#bots").value = "rule"
+                await pilot.click("#ok")
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                assert screen.seat.host_token
+                await play_by_keys(pilot, app, lambda s: s._step() == "play")
+                hand = screen.query_one(HandView)
+                legal = screen.model.legal_codes()
+                y, x0, _x1, index = next(
+                    span for span in hand._spans if hand.flat()[span[3]][1].code in legal
+                )
+                code = hand.flat()[index][1].code
+                offset = (x0 + 2 + 1, y + 1)  # padding and the border above the cards
+                await pilot.click(HandView, offset=offset)
+                assert screen.cursor == index
+                await pilot.click(HandView, offset=offset)  # a second click plays it
+                await until(pilot, lambda: any(
+                    p.seat == screen.model.me and p.card.code == code for p in _played(screen)
+                ))
 
     run(main())

@@ -170,3 +170,12 @@ def test_docs_screenshots_are_the_snapshots():
             DOCS.mkdir(parents=True, exist_ok=True)
             doc.write_text(snap.read_text(encoding="utf-8"), encoding="utf-8")
         assert doc.read_text(encoding="utf-8") == snap.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_new_table_form(lang):
+    from cursedbottle.client.app import CreateScreen
+
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
+    _snap(model_of(table, lang), f"create-{lang}", lang=lang,
+          push=lambda app: CreateScreen(Tr(lang), "Ann"))

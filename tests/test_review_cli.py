@@ -1,0 +1,123 @@
+"""`cursed-bottle review`: every value it shows is the solver's, every cost and total
+follows from them, and the text says what the data says."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+
+import pytest
+from cursedbottle.cli.main import main
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.records import HandRecord, record_of, replay, replay_hand
+from cursedbottle.engine.rules import Rules
+from cursedbottle.solver.api import solve_hand
+
+
+def played_record(rules: Rules, seed: str, rng_seed: int) -> HandRecord:
+    """A known hand: a fixed deal played with fixed random legal moves."""
+    game = Game(replace(rules, hands=1), seed=seed)
+    rng = random.Random(rng_seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    return record_of(game.hands[0])
+
+
+@pytest.fixture(scope="module")
+def four_players() -> HandRecord:
+    return played_record(Rules(4), "review", 11)
+
+
+def review_json(capsys, path, *extra: str) -> dict:
+    code = main(["review", str(path), "--json", *extra])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_every_value_is_the_solvers_and_the_losses_add_up(capsys, tmp_path, four_players):
+    path = tmp_path / "hand.json"
+    four_players.save(path)
+    review = review_json(capsys, path, "--from-trick", "2")
+    result = replay(four_players)
+    assert review["scores"] == list(result.scores)
+    assert [t["winner"] for t in review["tricks"]] == [t.winner for t in result.tricks]
+    cards = [c for t in review["tricks"] for c in t["cards"]]
+    assert [c["card"] for c in cards] == [c.ascii for c in four_players.plays]
+    assert all("value" not in c for c in cards[:4]), "trick 1 was not asked for"
+    loss, mistakes = [0] * 4, [0] * 4
+    for c in cards[4:]:
+        # The solver, asked afresh on the hand rebuilt up to this card.
+        hand = replay_hand(replace(four_players, plays=four_players.plays[: c["play"]]))
+        solution = solve_hand(hand)
+        values = {card.ascii: v for card, v in solution.values.items()}
+        assert solution.seat == c["seat"]
+        assert c["values"] == values
+        assert c["value"] == values[c["card"]]
+        assert c["best_value"] == max(values.values())
+        assert c["best"] == [card.ascii for card in solution.best]
+        assert c["loss"] == max(values.values()) - values[c["card"]] >= 0
+        loss[c["seat"]] += c["loss"]
+        mistakes[c["seat"]] += c["loss"] > 0
+    assert review["loss"] == loss and review["mistakes"] == mistakes
+    assert review["analysed"] == [7, 7, 7, 7]
+    assert sum(loss) > 0, "random play gives something away"
+
+    code = main(["review", str(path), "--from-trick", "2"])
+    text, _ = capsys.readouterr()
+    assert code == 0
+    lines = text.splitlines()
+    for t in review["tricks"]:
+        assert f"Trick {t['number']}, seat {t['leader']} leads" in lines
+    for c in cards[4:]:
+        (line,) = [x for x in lines if re.fullmatch(rf"\s+seat {c['seat']}\s+{c['card']}\s+.*", x)]
+        assert f" {c['value']} " in line + " "
+        if c["loss"]:
+            assert line.endswith(f"cost {c['loss']}") and c["best"][0] in line
+    summary = lines[lines.index("Loss against double-dummy play:") + 1 :]
+    for seat in range(4):
+        assert re.fullmatch(rf"\s+seat {seat}\s+{loss[seat]}\s+\(.*\)", summary[seat])
+    scores = ", ".join(f"seat {s} {v}" for s, v in enumerate(result.scores))
+    assert f"Scores: {scores};" in text
+
+
+def test_lopaka_has_no_choice_and_no_loss(capsys, tmp_path):
+    record = played_record(Rules(2), "review-lopaka", 3)
+    path = tmp_path / "lopaka.json"
+    path.write_text(json.dumps({**record.to_json(), "names": ["Ann", "Bo", "Lopaka"]}))
+    review = review_json(capsys, path, "--from-trick", "9")
+    lopaka = record.lopaka
+    his = [c for t in review["tricks"][8:] for c in t["cards"] if c["seat"] == lopaka]
+    assert len(his) == 3 and all(c["forced"] and c["loss"] == 0 for c in his)
+    code = main(["review", str(path), "--from-trick", "9"])
+    text, _ = capsys.readouterr()
+    assert code == 0 and "(his policy)" in text
+    summary = text.split("Loss against double-dummy play:")[1]
+    assert "Ann" in summary and "Bo" in summary and "Lopaka" not in summary
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        (None, [], "No such file"),
+        ("{", [], "not JSON"),
+        ("ILLEGAL", [], "trick 1"),
+        ("GOOD", ["--from-trick", "0"], "--from-trick: 0 is not a trick"),
+    ],
+)
+def test_bad_input_fails_with_one_line(capsys, tmp_path, four_players, content, args, message):
+    path = tmp_path / "record.json"
+    if content == "GOOD":
+        four_players.save(path)
+    elif content == "ILLEGAL":
+        obj = four_players.to_json()
+        obj["plays"][0], obj["plays"][1] = obj["plays"][1], obj["plays"][0]
+        path.write_text(json.dumps(obj))
+    elif content is not None:
+        path.write_text(content)
+    code = main(["review", str(path), *args])
+    out, err = capsys.readouterr()
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and message in err, err
