@@ -6,6 +6,6 @@ search with the double-dummy solver).  `hint` ranks a seat's legal actions.
 """
 
 from .base import Bot, make_bot, play_hand_with_bots
-from .hint import Hint, HintLine, hint
+from .hints import Hint, HintLine, hint
 
 __all__ = ["Bot", "Hint", "HintLine", "hint", "make_bot", "play_hand_with_bots"]

@@ -15,6 +15,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--table", default=None, help="go straight to this table (its id)")
     p.add_argument("--watch", action="store_true", help="with --table: only watch it")
+    p.add_argument("--password", default="", help="the table's password, if it has one")
     p.add_argument("--lang", choices=("en", "de"), default=None,
                    help="language (default: from the locale)")
     p.add_argument("--hint-budget", type=int, default=1000,
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         hint_budget_ms=args.hint_budget,
         table_id=args.table,
         watch=args.watch,
+        password=args.password,
+        leave_on_quit=True,
     )
     app.run()
     return 0

@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from .i18n import Tr
 from .model import TableModel
@@ -49,7 +49,8 @@ class CursedBottleApp(App):
     def __init__(self, target: str | None = None, lang: str = "en", name: str = "You",
                  quick: QuickGame | None = None, hint_budget_ms: int = 1000,
                  model: TableModel | None = None, table_id: str | None = None,
-                 watch: bool = False, speed: float = 0.5) -> None:
+                 watch: bool = False, speed: float = 0.5, password: str = "",
+                 leave_on_quit: bool = False) -> None:
         super().__init__()
         self.tr = Tr(lang)
         self.target = target
@@ -60,6 +61,8 @@ class CursedBottleApp(App):
         self.table_id = table_id
         self.watch_only = watch
         self.speed = speed
+        self.password = password
+        self.leave_on_quit = leave_on_quit
         self.session: Session | None = None
         self.title = self.tr("title")
 
@@ -67,7 +70,8 @@ class CursedBottleApp(App):
         if self.offline_model is not None:
             self.push_screen(TableScreen(self.offline_model, None, None, self.hint_budget_ms))
             return
-        self.push_screen(Connecting(self.tr("connecting", target=self.target)))
+        self.push_screen(Connecting(self.tr("connecting", target=self.target),
+                                    self.tr("quit_hint")))
         self.connect()
 
     @work(exclusive=True, group="connect")
@@ -76,7 +80,7 @@ class CursedBottleApp(App):
         try:
             await self.session.ready(timeout=20)
         except TimeoutError:
-            self.screen.query_one(Static).update(
+            self.screen.query_one("#connecting", Static).update(
                 Text(self.tr("cannot_connect", target=self.target, msg="timeout"), style="red")
             )
             return
@@ -88,7 +92,7 @@ class CursedBottleApp(App):
             else:
                 self.switch_screen(LobbyScreen(self.session, self.tr))
         except grpc.aio.AioRpcError as exc:
-            self.screen.query_one(Static).update(
+            self.screen.query_one("#connecting", Static).update(
                 Text(self.tr("cannot_connect", target=self.target, msg=error_text(exc)),
                      style="red")
             )
@@ -109,9 +113,9 @@ class CursedBottleApp(App):
 
     async def sit_down(self, table_id: str, watch: bool = False, replace: bool = True) -> None:
         if watch:
-            seat = Seat(table_id, None)
+            seat = Seat(table_id, None, password=self.password)
         else:
-            seat = await self.session.join(table_id, self.player_name)
+            seat = await self.session.join(table_id, self.player_name, password=self.password)
         self.open_table(seat, replace=replace)
 
     def open_table(self, seat: Seat, replace: bool = False) -> None:
@@ -125,21 +129,33 @@ class CursedBottleApp(App):
     def action_rules(self) -> None:
         self.push_screen(RulesScreen(self.tr))
 
+    async def action_quit(self) -> None:
+        """Quitting a LAN game mid-way gives the seat up (it waits empty for someone to join
+        or a bot); a dropped connection, by contrast, keeps it for the token's return."""
+        if self.session is not None and self.leave_on_quit:
+            for screen in self.screen_stack:
+                if isinstance(screen, TableScreen):
+                    await screen.leave()
+        self.exit()
+
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.close()
 
 
 class Connecting(Screen):
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        yield Static(self.text)
-        yield Footer()
+    """Shown while the channel comes up (and says so when it does not)."""
 
     BINDINGS: ClassVar[list] = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, text: str, keys: str = "q") -> None:
+        super().__init__()
+        self.text = text
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="connecting")
+        yield Static(self.keys, id="connkeys")
 
 
 def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
@@ -174,10 +190,11 @@ class LobbyScreen(Screen):
     #lobbymsg { height: auto; padding: 0 1; color: $warning; }
     """
 
-    def __init__(self, session: Session, tr: Tr) -> None:
+    def __init__(self, session: Session, tr: Tr, refresh_every: float = 3.0) -> None:
         super().__init__()
         self.session = session
         self.tr = tr
+        self.refresh_every = refresh_every
         self.tables: list[table_pb2.TableInfo] = []
 
     def compose(self) -> ComposeResult:
@@ -190,6 +207,8 @@ class LobbyScreen(Screen):
         tr = self.tr
         table.add_columns(tr("col_name"), tr("col_rules"), tr("col_state"), tr("col_seats"))
         self.action_refresh()
+        if self.refresh_every:
+            self.set_interval(self.refresh_every, self.action_refresh)
 
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
@@ -200,6 +219,7 @@ class LobbyScreen(Screen):
             return
         tr = self.tr
         table = self.query_one(DataTable)
+        row = table.cursor_row
         table.clear()
         states = {
             table_pb2.TABLE_STATE_WAITING: tr("state_waiting"),
@@ -213,6 +233,8 @@ class LobbyScreen(Screen):
             )
             table.add_row(info.name or info.table_id, rules_text(tr, info.rules),
                           states.get(info.state, "?"), seats, key=info.table_id)
+        if self.tables and row:
+            table.move_cursor(row=min(row, len(self.tables) - 1))
         msg = tr("lobby_keys") if self.tables else tr("no_tables")
         self.query_one("#lobbymsg", Static).update(msg)
 

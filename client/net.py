@@ -101,6 +101,11 @@ class Session:
                     timeout=10,
                 )
 
+    async def leave(self, seat: Seat) -> None:
+        """Give the seat up, so that someone else (or a bot) can take it."""
+        await self.stub.Leave(table_pb2.LeaveRequest(table_id=seat.table_id, token=seat.token),
+                              timeout=2)
+
     async def start(self, seat: Seat) -> None:
         token = seat.host_token or seat.token
         await self.stub.Start(table_pb2.StartRequest(table_id=seat.table_id, token=token),

@@ -7,6 +7,7 @@ everything it shows comes from the seat's own stream.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -25,7 +26,7 @@ from textual.widgets import Static
 from .i18n import Tr, sort_cards
 from .model import TableModel
 from .net import RETRYABLE, Seat, Session, error_text
-from .widgets import NUMBER_KEYS, HandRow, HandView, LogView, card_text
+from .widgets import NUMBER_KEYS, HandRow, HandView, LogView, boxed_cards, card_text
 
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 
@@ -75,12 +76,13 @@ class TableScreen(Screen):
     #banner.shown { display: block; }
     #main { height: 1fr; }
     #left { width: 1fr; }
-    #seats { height: auto; padding: 0 1; }
+    #seats { height: auto; padding: 0 1; max-width: 72; }
     #trick { height: auto; padding: 0 1; margin-top: 1; }
     #opens { height: auto; padding: 0 1; }
     #logbox { width: 36; border-left: solid $primary; }
     #logtitle { height: 1; padding: 0 1; text-style: bold; }
-    #prompt { height: auto; max-height: 2; padding: 0 1; background: $boost; color: $warning; text-style: bold; }
+    #prompt { height: auto; max-height: 2; padding: 0 1; background: $boost;
+              color: $warning; text-style: bold; }
     #hand { border-top: solid $primary; }
     #keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
     """
@@ -121,6 +123,10 @@ class TableScreen(Screen):
         yield Static(id="prompt")
         yield HandView(self.tr, id="hand")
         yield Static(self.tr("keys_table"), id="keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The log takes two fifths of a wide terminal (36 columns at 80)."""
+        self.query_one("#logbox").styles.width = max(36, event.size.width * 2 // 5)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -300,6 +306,22 @@ class TableScreen(Screen):
         out = Text()
         if not m.started:
             return out
+        big = self.app.size.width >= HandView.BIG[0] and self.app.size.height >= HandView.BIG[1]
+        if big and (m.trick or m.last_trick is not None):
+            if m.trick:
+                out.append(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
+                entries = [(m.name(p.seat), p.card, False) for p in m.trick]
+            else:
+                t = m.last_trick
+                out.append(f"{tr('last_trick')} ({t.number})\n", style="bold dim")
+                entries = [(m.name(p.seat), p.card, p.seat == t.winner) for p in t.cards]
+            out.append_text(boxed_cards(tr, entries))
+            out.append("\n")
+            if not m.trick:
+                key = "trick_buys" if t.bought else "trick_to"
+                out.append("→ " + tr(key, name=m.name(t.winner), price=tr.card(t.price)) + "\n",
+                           style="italic")
+            return out
         if m.trick:
             out.append(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
             for p in m.trick:
@@ -321,6 +343,12 @@ class TableScreen(Screen):
     def _opens_text(self) -> Text:
         m, tr = self.model, self.tr
         out = Text()
+        if m.my_pile and m.phase != game_pb2.PHASE_OVER:
+            out.append(tr("my_pile") + ": ", style="bold")
+            for c in sort_cards(m.my_pile):
+                out.append_text(card_text(tr, c))
+                out.append(" ")
+            out.append("\n")
         for (seat, hand), cards in sorted(m.holdings.items()):
             if seat == m.me or not cards:
                 continue
@@ -346,8 +374,10 @@ class TableScreen(Screen):
                 state = ""
                 if opened is not None:
                     state = f" {tr('open') if h == opened else tr('hidden')}"
-                label = f"{tr('hand_n', n=h + 1)}{state}:"
-                rows.append(HandRow(h, f"{label:<14}", cards))
+                rows.append(HandRow(h, f"{tr('hand_n', n=h + 1)}{state}:", cards))
+            width = max(len(r.label) for r in rows)
+            for r in rows:
+                r.label = r.label.ljust(width)
             return rows, active
         return [HandRow(h, "", cards) for h, cards in hands], active
 
@@ -513,9 +543,9 @@ class TableScreen(Screen):
             if index in (0, 1):
                 self.run_worker(self._choose_open(index), group="act")
             return
-        flat = self._flat()
-        if index < len(flat):
-            self.cursor = index
+        target = self.query_one(HandView).number_to_index(index)
+        if target is not None:
+            self.cursor = target
             self.message = ""
             self.redraw()
 
@@ -639,14 +669,48 @@ class TableScreen(Screen):
 
     # -------------------------------------------------------------- the rest
 
+    async def leave(self) -> None:
+        """Give the seat up when a game in progress is quit (see the app's on_unmount)."""
+        m = self.model
+        if self.session is None or self.seat is None or m.me is None:
+            return
+        if m.game_ended is not None or m.closed:
+            return
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.TimeoutError):
+            await self.session.leave(self.seat)
+
     def action_hint(self) -> None:
-        if not self.model.my_turn() or self.session is None:
+        step, kind = self._step(), self.model.legal_kind()
+        if self.session is None or not self.model.my_turn():
             self.message = self.tr("hint_none") if self.model.me is not None else ""
             self.redraw()
+            return
+        if step == "confirm":
+            self.message = self.tr("hint_later")
+            self.redraw()
+            return
+        if step == "pass" and kind == "pile":
+            # Passes can be ranked only in the pass phase: asking for a hint here lays
+            # the chosen pile card (the rules have it chosen first anyway) and waits.
+            self.run_worker(self._pile_then_hint(), group="act")
             return
         screen = HintScreen(self.model)
         self.app.push_screen(screen, self._hint_closed)
         self._fetch_hint(screen)
+
+    async def _pile_then_hint(self) -> None:
+        plan, m = self.plan, self.model
+        action = m.find_action("pile", plan.pile.code) if plan and plan.pile else None
+        if action is None or not await self._send([action]):
+            return
+        plan.pile_sent = True
+        for _ in range(600):
+            if m.legal_kind() == "pass_card":
+                plan.targets = m.pass_targets()
+                self.redraw()
+                self.action_hint()
+                return
+            await asyncio.sleep(0.05)
 
     @work(group="hint")
     async def _fetch_hint(self, screen: HintScreen) -> None:
@@ -657,10 +721,14 @@ class TableScreen(Screen):
             return
         self.hint = hint
         if hint.actions:
-            code = _action_code(hint.actions[0].action)
+            best = hint.actions[0].action
+            code = _action_code(best)
             for i, (_h, c) in enumerate(self._flat()):
                 if c.code == code:
                     self.cursor = i
+            if best.WhichOneof("kind") == "choose_open":
+                first = len(dict(self.model.my_hands()).get(0, []))
+                self.cursor = 0 if best.choose_open.hand == 0 else first
         self.redraw()
         screen.show(hint)
 
@@ -707,7 +775,7 @@ class HintScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list] = [
         Binding("escape,h", "dismiss(None)", "Close"),
-        Binding("enter", "dismiss('play')", "Play"),
+        Binding("enter", "play", "Play"),
     ]
     DEFAULT_CSS = """
     HintScreen { align: center middle; }
@@ -724,6 +792,12 @@ class HintScreen(ModalScreen[str | None]):
         with VerticalScroll(id="hintbox"):
             yield Static(Text(self.tr("hint_wait"), style="italic"), id="hinttext")
 
+    ready = False
+
+    def action_play(self) -> None:
+        """Enter plays the best card only once the list is there."""
+        self.dismiss("play" if self.ready else None)
+
     def show_error(self, text: str) -> None:
         if self.is_mounted:
             self.query_one("#hinttext", Static).update(Text(text, style="red"))
@@ -731,6 +805,7 @@ class HintScreen(ModalScreen[str | None]):
     def show(self, hint: table_pb2.HintResponse) -> None:
         if not self.is_mounted:
             return
+        self.ready = True
         self.query_one("#hinttext", Static).update(hint_table(self.model, hint))
 
 
@@ -743,6 +818,8 @@ def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
         out = card_text(tr, action.pass_card.card)
         out.append(f" → {model.name(action.pass_card.to)}")
         return out
+    if kind == "pile":
+        return Text("⚱ ").append_text(card_text(tr, action.pile.card))
     return card_text(tr, getattr(action, kind).card)
 
 

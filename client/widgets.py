@@ -31,6 +31,21 @@ def card_text(tr: Tr, card: game_pb2.Card | None, style: str = "") -> Text:
     return Text(tr.card(card), style=(card_style(card) + " " + style).strip() or "bold")
 
 
+def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]], width: int = 12) -> Text:
+    """Cards side by side as boxes under their players' names (large terminals):
+    `entries` are (name, card, emphasised)."""
+    lines = [Text() for _ in range(4)]
+    for name, card, strong in entries:
+        edge = "bold yellow" if strong else ""
+        lines[0].append(f"{name[: width - 1]:<{width}}", style="bold" if strong else "")
+        lines[1].append("┌────┐".ljust(width), style=edge)
+        lines[2].append("│", style=edge)
+        lines[2].append(tr.card(card).center(4), style=card_style(card) or "bold")
+        lines[2].append("│".ljust(width - 5), style=edge)
+        lines[3].append("└────┘".ljust(width), style=edge)
+    return Text("\n").join(lines)
+
+
 @dataclass
 class HandRow:
     """One row of cards you hold: the whole hand, or one of the bright house's two."""
@@ -80,53 +95,100 @@ class HandView(Widget):
     def flat(self) -> list[tuple[int, game_pb2.Card]]:
         return [(row.hand, c) for row in self.rows for c in row.cards]
 
+    def key_row(self) -> int | None:
+        """The row the number keys choose from: the one with the cards that may be chosen
+        now (the bright house has two), else the first."""
+        for row in self.rows:
+            if self.legal & {c.code for c in row.cards}:
+                return row.hand
+        if self.active_hand is not None:
+            return self.active_hand
+        return self.rows[0].hand if self.rows else None
+
+    def number_to_index(self, n: int) -> int | None:
+        """Number key n (0-based) → index in the flat list of cards."""
+        flat = 0
+        key_row = self.key_row()
+        for row in self.rows:
+            if row.hand == key_row:
+                return flat + n if n < len(row.cards) else None
+            flat += len(row.cards)
+        return None
+
+    #: Cards drawn as boxes (three lines each) when the terminal is this big.
+    BIG = (100, 32)
+
+    def big(self) -> bool:
+        size = self.app.size
+        return size.width >= self.BIG[0] and size.height >= self.BIG[1]
+
     def get_content_height(self, container, viewport, width: int) -> int:
-        return max(2, 2 * len(self.rows))
+        per_row = 4 if self.big() else 2
+        return max(2, per_row * len(self.rows))
+
+    def _style(self, row: HandRow, card: game_pb2.Card, flat: int) -> str:
+        style = card_style(card)
+        if self.legal:
+            style += " bold" if card.code in self.legal else " dim"
+        elif self.active_hand is not None and row.hand != self.active_hand:
+            style += " dim"
+        if card.code == self.hint_code:
+            style += " underline on dark_green"
+        if card.code in self.marks:
+            style += " on dark_blue"
+        if flat == self.cursor:
+            style += " reverse"
+        return style.strip() or "bold"
 
     def render(self) -> Text:
-        out = Text(no_wrap=True, overflow="crop")
+        big = self.big()
+        cell = CELL + 2 if big else CELL
+        lines: list[Text] = []
         self._spans = []
         flat = 0
-        y = 0
-        for r, row in enumerate(self.rows):
+        key_row = self.key_row()
+        for row in self.rows:
             label_w = len(row.label) + 1 if row.label else 0
-            numbers = Text(" " * label_w, no_wrap=True)
-            cards = Text(row.label + " " if row.label else "", style="bold", no_wrap=True)
+            first = flat
+            numbers = Text(" " * label_w)
+            faces = [Text(" " * label_w) for _ in range(3 if big else 1)]
+            if row.label:
+                faces[len(faces) // 2] = Text(row.label + " ", style="bold")
             for i, card in enumerate(row.cards):
-                key = NUMBER_KEYS[flat] if flat < len(NUMBER_KEYS) and len(self.rows) == 1 else ""
+                n = flat - first
+                key = NUMBER_KEYS[n] if row.hand == key_row and n < len(NUMBER_KEYS) else ""
                 mark = self.marks.get(card.code, "")
-                numbers.append((mark or key).center(CELL), style="dim" if not mark else "yellow")
-                face = self.tr.card(card).center(CELL - 1)
-                style = card_style(card)
-                if self.legal:
-                    style += " bold" if card.code in self.legal else " dim"
-                elif self.active_hand is not None and row.hand != self.active_hand:
-                    style += " dim"
-                if card.code == self.hint_code:
-                    style += " underline on dark_green"
-                if card.code in self.marks:
-                    style += " on dark_blue"
-                if flat == self.cursor:
-                    style += " reverse"
-                x0 = label_w + i * CELL
-                self._spans.append((y + 1, x0, x0 + CELL, flat))
-                cards.append(face, style=style.strip() or "bold")
-                cards.append(" ")
+                numbers.append((mark or key).center(cell), style="yellow" if mark else "dim")
+                style = self._style(row, card, flat)
+                face = self.tr.card(card)
+                if big:
+                    edge = "dim" if self.legal and card.code not in self.legal else ""
+                    if flat == self.cursor or card.code == self.hint_code:
+                        edge = "bold yellow"
+                    faces[0].append("┌" + "─" * 4 + "┐ ", style=edge)
+                    faces[1].append("│", style=edge)
+                    faces[1].append(face.center(4), style=style)
+                    faces[1].append("│ ", style=edge)
+                    faces[2].append("└" + "─" * 4 + "┘ ", style=edge)
+                else:
+                    faces[0].append(face.center(CELL - 1), style=style)
+                    faces[0].append(" ")
+                x0 = label_w + i * cell
+                self._spans.append((len(lines) + 1, x0, x0 + cell, flat))
                 flat += 1
-            out.append_text(numbers)
-            out.append("\n")
-            out.append_text(cards)
-            if r < len(self.rows) - 1:
-                out.append("\n")
-            y += 2
+            lines.append(numbers)
+            lines.extend(faces)
+        out = Text("\n", no_wrap=True, overflow="crop").join(lines)
+        out.no_wrap, out.overflow = True, "crop"
         return out
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:  # on the border or the padding
             return
+        depth = 3 if self.big() else 1
         for y, x0, x1, index in self._spans:
-            if offset.y in (y, y - 1) and x0 <= offset.x < x1:
+            if y - 1 <= offset.y < y + depth and x0 <= offset.x < x1:
                 self.post_message(self.Picked(index, confirm=index == self.cursor))
                 return
 

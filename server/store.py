@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
 from cursedbottle.engine.cards import CURSED_BOTTLE, Deck
-from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -477,17 +476,19 @@ class Store:
         ]
         if game.is_over or len(game.hands) > hands_before:
             hand = game.hands[hands_before - 1]
-            seating = game.seatings[hands_before - 1]
-            names = [table.seats[p].name if p is not None else "Lopaka" for p in seating]
+            full = table.hand_record(hands_before)
+            assert full is not None
+            names, seating = full.pop("names"), full.pop("seating")
+            del full["table"], full["hand"]
             statements.append(
                 (
                     "INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.table_id,
                         hand.number,
-                        json.dumps(record_of(hand).to_json()),
+                        json.dumps(full),
                         json.dumps(names),
-                        json.dumps(list(seating)),
+                        json.dumps(seating),
                         json.dumps(list(hand.scores())),
                         time_ns,
                     ),

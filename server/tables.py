@@ -33,6 +33,7 @@ from cursedbottle.bots import Bot, make_bot
 from cursedbottle.engine.errors import IllegalAction
 from cursedbottle.engine.events import HandEnded
 from cursedbottle.engine.game import Game
+from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
 from cursedbottle.v1 import game_pb2, table_pb2
 
@@ -587,6 +588,26 @@ class Table:
             if seat.kind is SeatKind.HUMAN:
                 self._watch_absence(seat)
         self._drive()
+
+    def hand_record(self, number: int) -> dict | None:
+        """Hand `number` (1, 2, …) as a FORMATS.md record with `table`, `hand`, `names`
+        and `seating` (table seat per hand seat, None for Lopaka) — once it is over, when
+        every card may be shown (spectators get the deal then too); else None.  What the
+        database keeps, and what a review needs."""
+        game = self.game
+        finished = len(game.hands) - (0 if game.is_over else 1) if game else 0
+        if not 1 <= number <= finished:
+            return None
+        seating = list(game.seatings[number - 1])
+        names = [self.seats[p].name if p is not None else "Lopaka" for p in seating]
+        record = record_of(game.hands[number - 1]).to_json()
+        return {
+            **record,
+            "table": self.table_id,
+            "hand": number,
+            "names": names,
+            "seating": seating,
+        }
 
     # ------------------------------------------------------------ subscribers
 

@@ -27,6 +27,15 @@ def run(coro, timeout: float = 120):
     return asyncio.run(asyncio.wait_for(coro, timeout))
 
 
+def _first_hand_over(app):
+    """The end of the first hand, its pop-up on screen (a tie at the top plays on)."""
+
+    def done(screen) -> bool:
+        return bool(screen.model.hand_results) and isinstance(app.screen, HandEndScreen)
+
+    return done
+
+
 def _over(app):
     def done(screen) -> bool:
         return screen.model.game_ended is not None and isinstance(
@@ -53,14 +62,14 @@ def test_a_whole_hand_through_the_keyboard(rules, expected):
         async with local_server() as target:
             app = quick_app(target, rules)
             async with app.run_test(size=SIZE) as pilot:
-                steps = await play_by_keys(pilot, app, _over(app))
+                steps = await play_by_keys(pilot, app, _first_hand_over(app))
                 model = table_screen(app).model
                 for step, count in expected.items():
                     assert steps.count(step) == count, (step, steps)
                 assert len(model.hand_results) == 1
                 assert all(cards == [] for _h, cards in model.my_hands())
                 text = screen_text(app)
-                assert "Hand 1 is over" in text or "Game over" in text, text
+                assert "Hand 1 is over" in text, text
                 # the pile is revealed at the end and every seat has a score and a reason
                 result = model.hand_results[0]
                 assert len(result.pile) == model.pile_size
@@ -232,11 +241,12 @@ def test_a_dropped_connection_shows_a_banner_and_the_seat_resumes():
                 proxy.refusing = False
                 await until(pilot, lambda: not screen.reconnecting, timeout=60)
                 assert "Connection lost" not in screen_text(app)
-                await play_by_keys(pilot, app, _over(app))
+                await play_by_keys(pilot, app, _first_hand_over(app))
                 # every event once: 11 tricks logged, the hand ends with an empty hand
                 model = screen.model
                 assert sum(" wins trick " in line for line in model.log) == 11
                 assert model.my_hands()[0][1] == []
+                assert model.hand_results[0].number == 1 and len(model.hand_results) == 1
             await proxy.close()
 
     run(main())
@@ -275,5 +285,63 @@ def test_lobby_new_table_and_a_card_played_with_the_mouse():
                 await until(pilot, lambda: any(
                     p.seat == screen.model.me and p.card.code == code for p in _played(screen)
                 ))
+
+    run(main())
+
+
+def test_a_hint_while_passing_lays_the_pile_card_and_ranks_the_passes():
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1))
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen._step() == "pile")
+                await pilot.press("right", "enter")  # the pile card
+                assert screen._step() == "pass"
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
+                await until(pilot, lambda: screen.hint is not None, timeout=60)
+                kinds = {a.action.WhichOneof("kind") for a in screen.hint.actions}
+                assert kinds == {"pass_card"}
+                assert len(screen.model.my_pile) == 1  # the pile card was laid
+                best = screen.hint.actions[0].action.pass_card.card.code
+                await pilot.press("enter")  # stage the best card for the first pass
+                await pilot.pause()
+                assert screen.plan.passes[0].code == best
+                await play_by_keys(pilot, app, lambda s: len(s.model.passes_given) == 2)
+                assert best in {c.code for c in screen.model.passes_given.values()}
+                await play_by_keys(pilot, app, _over(app))
+
+    run(main())
+
+
+def test_quitting_a_lan_game_gives_the_seat_up():
+    import grpc
+    from cursedbottle.client import CursedBottleApp
+    from cursedbottle.client.net import CLIENT_OPTIONS
+    from cursedbottle.v1 import table_pb2, table_pb2_grpc
+
+    async def main():
+        async with local_server() as target:
+            channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
+            stub = table_pb2_grpc.CursedBottleStub(channel)
+            made = await stub.CreateTable(table_pb2.CreateTableRequest(
+                name="LAN", rules=game_pb2.Rules(players=3, hands=1)))
+            table_id = made.table.table_id
+            for seat in (1, 2):
+                await stub.AddBot(table_pb2.AddBotRequest(
+                    table_id=table_id, token=made.host_token, seat=seat, bot="rule"))
+            app = CursedBottleApp(target, name="Ann", table_id=table_id, leave_on_quit=True)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=made.host_token))
+                await until(pilot, lambda: table_screen(app)._step() == "pile")
+                info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+                assert info.seats[0].kind == table_pb2.SEAT_KIND_HUMAN
+                await pilot.press("q")
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            assert info.seats[0].kind == table_pb2.SEAT_KIND_EMPTY
+            await channel.close()
 
     run(main())

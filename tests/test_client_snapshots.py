@@ -45,10 +45,10 @@ def _check(app: CursedBottleApp, name: str) -> None:
         assert svg == svg_path.read_text(encoding="utf-8"), f"{name}.svg changed"
 
 
-def _snap(model, name: str, keys=(), push=None, lang: str = "en") -> None:
+def _snap(model, name: str, keys=(), push=None, lang: str = "en", size=SIZE) -> None:
     async def main():
         app = CursedBottleApp(model=model, lang=lang)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             for key in keys:
                 await pilot.press(key)
@@ -86,6 +86,12 @@ LANGS = ("en", "de")
 def test_table_while_playing(lang):
     table = scripted_table(Rules(3, hands=1), until_event=_my_turn_in_play(3))
     _snap(model_of(table, lang), f"table-{lang}", lang=lang)
+
+
+def test_table_in_a_large_terminal():
+    """Boxed cards, a wider log: the same table at 120×36."""
+    table = scripted_table(Rules(4, hands=1), until_event=_my_turn_in_play(2))
+    _snap(model_of(table, "en"), "table-large-en", size=(120, 36))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -157,7 +163,8 @@ class _Lobby:
 def test_lobby_and_rules(lang):
     table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
     model = model_of(table, lang)
-    _snap(model, f"lobby-{lang}", push=lambda app: LobbyScreen(_Lobby(), Tr(lang)), lang=lang)
+    _snap(model, f"lobby-{lang}", lang=lang,
+          push=lambda app: LobbyScreen(_Lobby(), Tr(lang), refresh_every=0))
     _snap(model, f"rules-{lang}", push=lambda app: RulesScreen(Tr(lang)), lang=lang)
 
 

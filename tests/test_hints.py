@@ -113,7 +113,7 @@ def test_a_hint_with_one_legal_card_returns_at_once():
 
 
 def test_reasons_say_what_a_card_plainly_does():
-    from cursedbottle.bots.hint import reason
+    from cursedbottle.bots.hints import reason
 
     # 3 players, the price is the joker; seat 1 leads the 9H, seat 2 to play.
     rules = Rules(3)

@@ -252,7 +252,9 @@ def check_game(game: Game) -> None:
         assert list(he.totals) == totals
         # the end of the game: target reached (or hands played out), no tie at the top
         reached = (
-            k + 1 >= rules.hands if rules.hands is not None else max(totals) >= rules.target
+            k + 1 >= rules.hands
+            if rules.hands is not None
+            else max(totals) >= rules.target or k + 1 >= rules.hand_limit
         )
         decided = reached and totals.count(max(totals)) == 1
         assert decided == (game.is_over and k == len(game.hands) - 1), (k, totals)

@@ -658,8 +658,8 @@ def test_same_card_passed_both_ways() -> None:
     expect_replay_error(
         obj,
         "passes[2].right",
-        f"passes[2].right: seat 2 passed {card} to seat 1 but does not "
-        "hold it (seat 2 passes it to seat 0)",
+        f"passes[2].right: seat 2 cannot pass {card} twice: it is already chosen for "
+        "seat 0, and each neighbour gets a card of its own",
     )
 
 

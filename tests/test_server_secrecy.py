@@ -258,11 +258,10 @@ def test_hints_see_only_the_seat_view_and_name_only_its_moves(monkeypatch):
 
     def fake_hint(view, seed, budget):
         received.append(view)
-        actions = [
-            {"action": a, "expected_value": 1.0, "best_share": 0.5, "samples": 2}
-            for a in view.legal_actions
-        ]
-        return {"actions": actions, "reason": "test", "samples": 2}
+        lines = tuple(
+            bots.HintLine(a, 1.0, 0.5, 2, False, "test") for a in view.legal_actions
+        )
+        return bots.Hint(view.seat, lines)
 
     monkeypatch.setattr(bots, "hint", fake_hint, raising=False)
 

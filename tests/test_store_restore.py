@@ -11,6 +11,8 @@ import stat
 
 import grpc
 import pytest
+from cursedbottle.engine.actions import Play
+from cursedbottle.engine.cards import CURSED_BOTTLE
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.records import HandRecord, replay
 from cursedbottle.server.remote import RemoteSeat, random_policy
@@ -93,9 +95,11 @@ def test_a_restored_table_goes_on_with_its_tokens_and_its_bots(tmp_path):
             assert back.events[0].sequence == last_seen + 1, "no gap, nothing twice"
             game = table.game
             assert game.is_over
-            return game, next(e for e in back.events if e.HasField("game_ended"))
+            records = [table.hand_record(n) for n in range(len(game.hands) + 2)]
+            return game, next(e for e in back.events if e.HasField("game_ended")), records
 
-    game, ended = run(second_life())
+    game, ended, records = run(second_life())
+    assert records[0] is None and records[-1] is None
     with Store.reader(db) as store:
         (stored,) = store.tables()
         assert stored.state == "finished" and stored.totals == list(game.totals)
@@ -106,6 +110,7 @@ def test_a_restored_table_goes_on_with_its_tokens_and_its_bots(tmp_path):
         assert list(again.totals) == list(ended.game_ended.totals) == stored.totals
         hands = store.hands(table_id)
         assert [h.number for h in hands] == list(range(1, len(game.hands) + 1))
+        assert [h.export() for h in hands] == records[1:-1]
         for h in hands:
             result = replay(HandRecord.from_json(h.export()))
             assert list(result.scores) == h.scores
@@ -250,3 +255,30 @@ def test_actions_round_trip_through_their_stored_form():
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
         assert [decode_action(encode_action(a)) for a in game.actions] == game.actions
+
+
+def test_a_table_that_cannot_be_rebuilt_is_skipped_and_the_others_come_back(tmp_path, caplog):
+    db = tmp_path / "tables.db"
+
+    async def first_life():
+        async with serving(store=Store(db)) as (_, stub):
+            ids = []
+            for _ in range(2):
+                table_id, host = await create(stub, rules(3, hands=1))
+                await seat_humans(stub, table_id, 3)
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+                ids.append(table_id)
+            return ids
+
+    broken, fine = run(first_life())
+    with sqlite3.connect(db) as conn:  # a card play in the pile phase: the engine refuses it
+        bad = encode_action(Play(0, CURSED_BOTTLE.card("AD")))
+        conn.execute("INSERT INTO actions VALUES (?, 0, ?, 0)", (broken, bad))
+
+    async def second_life():
+        async with serving(store=Store(db)) as (running, _):
+            return [t.table_id for t in running.restored], set(running.lobby.tables)
+
+    restored, tables = run(second_life())
+    assert restored == [fine] and tables == {fine}
+    assert f"table {broken}: cannot be restored" in caplog.text
