@@ -159,6 +159,9 @@ def local_server(bot_delay: float) -> Iterator[str]:
     command = [
         sys.executable, "-m", "cursedbottle.cli.main", "serve", "--host", "127.0.0.1",
         "--port", str(port), "--bot-delay", str(bot_delay), "--quiet", "--grace", "0.5",
+        # A game against bots lives as long as this client: nothing to resume later,
+        # and no lock on the host's database if a LAN server runs beside it.
+        "--no-db",
     ]
     with tempfile.TemporaryFile(mode="w+") as log:
         child = subprocess.Popen(

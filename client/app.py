@@ -97,10 +97,12 @@ class CursedBottleApp(App):
                      style="red")
             )
 
-    async def start_quick(self, quick: QuickGame) -> None:
+    async def start_quick(self, quick: QuickGame, table_name: str | None = None,
+                          replace: bool = True) -> None:
         """Make the table, sit down (or only watch), fill the seats with bots, start."""
         kw = {} if quick.seed is None else {"seed": quick.seed}
-        made = await self.session.create(f"{quick.name}'s table", quick.rules, **kw)
+        name = table_name or f"{quick.name}'s table"
+        made = await self.session.create(name, quick.rules, **kw)
         table_id = made.table.table_id
         if quick.watch:
             seat = Seat(table_id, None, host_token=made.host_token)
@@ -109,7 +111,7 @@ class CursedBottleApp(App):
             seat.host_token = made.host_token
         await self.session.add_bots(table_id, made.host_token, quick.bots)
         await self.session.start(Seat(table_id, host_token=made.host_token))
-        self.open_table(seat, replace=True)
+        self.open_table(seat, replace=replace)
 
     async def sit_down(self, table_id: str, watch: bool = False, replace: bool = True) -> None:
         if watch:
@@ -282,7 +284,7 @@ class LobbyScreen(Screen):
             if choice["bots"]:
                 quick = QuickGame(choice["rules"], choice["bots"], app.player_name,
                                   watch=choice["watch"])
-                await self._quick(quick, choice["name"])
+                await app.start_quick(quick, table_name=choice["name"], replace=False)
                 return
             made = await self.session.create(choice["name"], choice["rules"])
             seat = await self.session.join(made.table.table_id, app.player_name)
@@ -292,18 +294,6 @@ class LobbyScreen(Screen):
             self.query_one("#lobbymsg", Static).update(
                 Text(self.tr("refused", msg=error_text(exc)), style="red")
             )
-
-    async def _quick(self, quick: QuickGame, name: str) -> None:
-        made = await self.session.create(name, quick.rules)
-        table_id = made.table.table_id
-        if quick.watch:
-            seat = Seat(table_id, None, host_token=made.host_token)
-        else:
-            seat = await self.session.join(table_id, quick.name)
-            seat.host_token = made.host_token
-        await self.session.add_bots(table_id, made.host_token, quick.bots)
-        await self.session.start(Seat(table_id, host_token=made.host_token))
-        self.app.open_table(seat)
 
 
 class CreateScreen(ModalScreen[dict | None]):

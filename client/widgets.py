@@ -31,9 +31,10 @@ def card_text(tr: Tr, card: game_pb2.Card | None, style: str = "") -> Text:
     return Text(tr.card(card), style=(card_style(card) + " " + style).strip() or "bold")
 
 
-def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]], width: int = 12) -> Text:
+def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
     """Cards side by side as boxes under their players' names (large terminals):
     `entries` are (name, card, emphasised)."""
+    width = min(18, max([8] + [len(name) + 2 for name, _c, _s in entries]))
     lines = [Text() for _ in range(4)]
     for name, card, strong in entries:
         edge = "bold yellow" if strong else ""

@@ -27,6 +27,7 @@ class Tmux:
     def __init__(self) -> None:
         assert shutil.which("tmux"), "tmux is needed for the real-terminal tests"
         self.socket = f"cb-test-{uuid.uuid4().hex[:10]}"
+        self.path = ""
 
     def __call__(self, *args: str) -> str:
         done = subprocess.run(
@@ -40,6 +41,7 @@ class Tmux:
         shell = f"{command}; echo EXIT=$?; sleep 60"
         if not self("list-sessions").strip():
             self("new-session", "-d", "-s", "cb", "-n", name, "-x", "80", "-y", "24", shell)
+            self.path = self("display-message", "-p", "#{socket_path}").strip()
         else:
             self("new-window", "-d", "-t", "cb", "-n", name, shell)
 
@@ -51,6 +53,8 @@ class Tmux:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        if self.path:  # kill-server leaves the socket file behind
+            Path(self.path).unlink(missing_ok=True)
 
 
 @pytest.fixture

@@ -67,7 +67,9 @@ def test_graceful_shutdown_closes_streams_and_lets_calls_finish(monkeypatch):
     def slow_hint(view, seed, budget):
         time.sleep(0.5)
         first = view.legal_actions[0]
-        return bots.Hint(view.seat, (bots.HintLine(first, None, 1.0, 0, False, "thought about it"),))
+        return bots.Hint(
+            view.seat, (bots.HintLine(first, None, 1.0, 0, False, "thought about it"),)
+        )
 
     monkeypatch.setattr(bots, "hint", slow_hint, raising=False)
 
