@@ -6,11 +6,14 @@ seat knows: its own and the face-up cards where they are, the cards it passed
 in the receivers' hands, no card of a suit a holder has shown void in, every
 hidden hand and the pile at its size.  Cards are assigned one at a time, the
 most constrained first, each to a place drawn in proportion to the room left
-there; without voids this draws uniformly among all consistent deals.
+there among the places that still leave the rest a way to fit; without voids
+this draws uniformly among all consistent deals, and with voids it never
+fails where a deal exists.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -30,7 +33,7 @@ class InconsistentView(ValueError):
     """No deal fits the view (it cannot happen with a view from a real game)."""
 
 
-def sample_deal(view: SeatView, rng: random.Random, tries: int = 100) -> Deal:
+def sample_deal(view: SeatView, rng: random.Random) -> Deal:
     """A random deal of the hidden cards that fits everything `view` knows."""
     deck = view.rules.deck
     fixed = [0] * len(view.hand_sizes)
@@ -42,41 +45,60 @@ def sample_deal(view: SeatView, rng: random.Random, tries: int = 100) -> Deal:
         known = deck.mask_of(view.known.get(h, ()))
         fixed[h] = known
         room[h] = size - known.bit_count()
-    pile_fixed = deck.mask_of(view.my_pile_cards)
-    pile_room = view.pile_size - len(view.my_pile_cards)
+    room[PILE] = view.pile_size - len(view.my_pile_cards)
     unseen = [c.index for c in view.unseen]
-    if sum(room.values()) + pile_room != len(unseen):
+    if sum(room.values()) != len(unseen):
         raise InconsistentView(
-            f"{len(unseen)} unseen cards for {sum(room.values())} hidden places and "
-            f"{pile_room} in the pile"
+            f"{len(unseen)} unseen cards for {sum(room.values())} hidden places"
         )
-    void_masks = [
-        sum(deck.suit_masks[s] for s in view.voids[h]) if h < len(view.voids) else 0
-        for h in range(len(view.hand_sizes))
-    ]
-    PILE = -1
+    # Which suits each place may still take (a void rules a suit out; the pile
+    # takes anything).
+    suits = range(len(deck.suit_masks))
+    allowed = {
+        p: frozenset(s for s in suits if p == PILE or s not in view.voids[p]) for p in room
+    }
+    need = [0] * len(deck.suit_masks)
+    for c in unseen:
+        need[deck.suit_of[c]] += 1
+    if not _fits(need, room, allowed):
+        raise InconsistentView("no deal fits the voids this view shows")
+    order = sorted(unseen, key=lambda c: sum(deck.suit_of[c] in a for a in allowed.values()))
+    got = dict.fromkeys(room, 0)
+    for card in order:
+        suit = deck.suit_of[card]
+        need[suit] -= 1
+        options = []
+        for p in room:
+            if room[p] and suit in allowed[p]:
+                room[p] -= 1
+                if _fits(need, room, allowed):
+                    options.append(p)
+                room[p] += 1
+        place = rng.choices(options, [room[p] for p in options])[0]
+        room[place] -= 1
+        got[place] |= 1 << card
+    holdings = tuple(fixed[h] | got.get(h, 0) for h in range(len(fixed)))
+    return Deal(holdings, deck.mask_of(view.my_pile_cards) | got[PILE])
 
-    def places(card: int) -> list[int]:
-        return [h for h in room if not void_masks[h] >> card & 1] + [PILE]
 
-    order = sorted(unseen, key=lambda c: len(places(c)))
-    for _ in range(tries):
-        left = dict(room)
-        left[PILE] = pile_room
-        got = dict.fromkeys(left, 0)
-        for card in order:
-            options = [p for p in places(card) if left[p] > 0]
-            if not options:
-                break
-            weights = [left[p] for p in options]
-            place = rng.choices(options, weights)[0]
-            left[place] -= 1
-            got[place] |= 1 << card
-        else:
-            holdings = tuple(fixed[h] | got.get(h, 0) for h in range(len(fixed)))
-            return Deal(holdings, pile_fixed | got[PILE])
-        # A dead end: the voids left a card nowhere to go; draw again.
-    raise InconsistentView("no deal fits the voids this view shows")
+PILE = -1  # the pile's key among the places a card can go
+
+
+def _fits(need: list[int], room: dict[int, int], allowed: dict[int, frozenset[int]]) -> bool:
+    """Whether the cards still to place (counted by suit) fit the room left.
+
+    A transportation problem with unlimited routes: it has a solution exactly
+    when every set of suits needs no more cards than the places that accept
+    any of those suits have room for (Gale's supply-demand theorem).
+    """
+    suits = [s for s, n in enumerate(need) if n]
+    for size in range(1, len(suits) + 1):
+        for group in itertools.combinations(suits, size):
+            wanted = sum(need[s] for s in group)
+            offered = sum(r for p, r in room.items() if not allowed[p].isdisjoint(group))
+            if wanted > offered:
+                return False
+    return True
 
 
 def position_of(view: SeatView, deal: Deal) -> Hand:

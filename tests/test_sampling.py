@@ -82,3 +82,24 @@ def test_a_sampled_position_plays_on_like_the_real_one():
     assert hand.to_act() == game.hand.to_act()
     assert hand.legal_actions() == game.hand.legal_actions()
     assert hand.price_card == game.hand.price_card and hand.owner == game.hand.owner
+
+
+def test_fitting_by_suits_follows_supply_and_demand():
+    from cursedbottle.bots.sampling import PILE, _fits
+
+    room = {1: 2, 2: 2, PILE: 1}
+    allowed = {1: frozenset({0}), 2: frozenset({0, 1, 2}), PILE: frozenset({0, 1, 2})}
+    # Holder 1 takes only diamonds: two hearts and a spade can go to 2 and the pile.
+    assert _fits([2, 2, 1], room, allowed)
+    # Four cards that are not diamonds, but only three places take them.
+    assert not _fits([1, 2, 2], room, allowed)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sampling_never_fails_on_a_real_four_player_game(seed):
+    """Many voids in four-player hands once made a greedy draw run into dead ends."""
+    rng = random.Random(seed)
+    for game in _play_decisions(Rules(4, hands=1), seed + 100):
+        view = game.view(game.player_at(game.to_act()[0]))
+        for _ in range(5):
+            sample_deal(view, rng)

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from cursedbottle.cli.main import main
@@ -51,9 +52,9 @@ def test_reference_flag_agrees(tmp_path, capsys) -> None:
 
 
 def test_installed_entry_point(tmp_path) -> None:
-    exe = shutil.which("cursed-bottle") or str(
-        __import__("pathlib").Path(sys.executable).with_name("cursed-bottle")
-    )
+    sibling = Path(sys.executable).with_name("cursed-bottle")
+    exe = str(sibling) if sibling.exists() else shutil.which("cursed-bottle")
+    assert exe, "the cursed-bottle entry point is not installed"
     done = subprocess.run(
         [exe, "solve", _write(tmp_path, FORMATS_EXAMPLE)],
         capture_output=True, text=True, timeout=60, check=False,
