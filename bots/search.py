@@ -31,7 +31,7 @@ from .heuristic_bot import rollout, shedding_order
 from .sampling import position_of, sample_deal
 
 #: Solve exactly once at most this many cards are left in the hands.
-EXACT_CARDS = 21
+EXACT_CARDS = 24
 #: Weight of the rollout score beside an exact value (a tie-breaker: scores
 #: are whole points, so 1/100 of a rollout score never outweighs one point).
 TIE_WEIGHT = 0.01

@@ -857,7 +857,7 @@ cdef Entry* table_for(int bits, bint shared, uint64_t* mask, uint64_t* gen) exce
     cdef Entry* t
     if shared:
         if g_entries < entries or g_gen >= GEN_MASK:
-            release_table()
+            free_table()
             g_table = <Entry*>cb_table_alloc(entries * sizeof(Entry))
             if g_table == NULL:
                 raise MemoryError()
@@ -875,13 +875,18 @@ cdef Entry* table_for(int bits, bint shared, uint64_t* mask, uint64_t* gen) exce
     return t
 
 
-def release_table():
-    """Give the kept transposition table's memory back (the next solve makes a new one)."""
+cdef void free_table():
     global g_table, g_entries
     if g_table != NULL:
         cb_table_free(g_table, g_entries * sizeof(Entry))
     g_table = NULL
     g_entries = 0
+
+
+def release_table():
+    """Give the kept transposition table's memory back (the next solve makes a new one)."""
+    with _TABLE_LOCK:
+        free_table()
 
 
 def solve_state(

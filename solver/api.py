@@ -147,5 +147,5 @@ def _place(hand: Hand, card: Card) -> Hand:
     wants the position before each of his cards as well.  The card is known
     legal (the record was replayed by the engine first)."""
     child = hand.copy()
-    child._put(child.holder_to_play(), card.index)
+    child.push_unchecked(card.index, autoplay=False)
     return child

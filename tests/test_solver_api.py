@@ -96,3 +96,25 @@ def test_analyse_rejects_an_illegal_record() -> None:
     data["plays"][0], data["plays"][1] = data["plays"][1], data["plays"][0]
     with pytest.raises(RecordError):
         analyse(data, first=30)
+
+
+def test_concurrent_solves_agree() -> None:
+    """The search runs without the GIL; a solve that finds the kept table busy
+    gets one of its own, so threads never share a table."""
+    import threading
+
+    from cursedbottle.solver.sampling import random_position
+
+    pos = random_position(Rules(4), random.Random(5), 5, in_trick=1)
+    want = solve(pos).values
+    results: list[dict] = []
+
+    def work() -> None:
+        results.append(solve(pos).values)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [want] * 4

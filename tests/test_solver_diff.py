@@ -7,7 +7,8 @@ test run; the full run of the issue's bar is
 
     CB_DIFF_POSITIONS=2000 .venv/bin/pytest tests/test_solver_diff.py
 
-(about 15-20 minutes on two cores: the reference is deliberately naive).
+(about 45 minutes on this two-core machine, most of it the 4-player cases:
+the reference is deliberately naive).
 """
 
 from __future__ import annotations
