@@ -193,20 +193,7 @@ class Position:
                     "open: the bright house needs [open hand of seat 0, of seat 1], each 0 or 1"
                 )
             open_ = tuple(raw)
-        pos = cls(
-            rules,
-            tuple(tuple(sorted(h)) for h in hands),
-            tuple(sorted(pile)),
-            price,
-            owner,
-            tuple(tuple(sorted(t)) for t in taken),
-            leader,
-            tuple(trick),
-            lopaka,
-            open_,
-        )
-        pos.check()
-        return pos
+        return cls.build(rules, hands, pile, price, owner, taken, leader, trick, lopaka, open_)
 
     # --------------------------------------------------------------- check
 
