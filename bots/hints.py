@@ -52,7 +52,8 @@ def hint(
             view.seat,
             tuple(HintLine(a, None, 1.0, 0, False, "the only legal choice") for a in actions),
         )
-    ranked = evaluate(view, random.Random(seed), budget, samples)
+    # Shown best value first; among equal values in the search's own order.
+    ranked = sorted(evaluate(view, random.Random(seed), budget, samples), key=lambda av: -av.value)
     return Hint(
         view.seat,
         tuple(

@@ -32,8 +32,8 @@ from .sampling import position_of, sample_deal
 
 #: Solve exactly once at most this many cards are left in the hands.
 EXACT_CARDS = 24
-#: Weight of the rollout score beside an exact value (a tie-breaker: scores
-#: are whole points, so 1/100 of a rollout score never outweighs one point).
+#: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
+#: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
 
 
@@ -77,6 +77,8 @@ def evaluate(
     play = view.phase is Phase.PLAY
     exact = play and sum(view.hand_sizes) <= exact_cards
     per_deal: list[list[float]] = [[] for _ in actions]
+    # Rollout scores beside exact values, to order what the solver values alike.
+    tie = [0.0] * len(actions)
     best = [0] * len(actions)
     done = 0
     start = time.perf_counter()
@@ -84,12 +86,13 @@ def evaluate(
     while True:
         t0 = time.perf_counter()
         if play:
-            values = _play_values(view, actions, rng, exact)
+            values, rollouts = _play_values(view, actions, rng, exact)
         else:
-            values = _setup_values(view, actions, rng)
+            values = rollouts = _setup_values(view, actions, rng)
         top = max(values)
         for i, v in enumerate(values):
             per_deal[i].append(v)
+            tie[i] += rollouts[i]
             best[i] += v == top
         done += 1
         slowest = max(slowest, time.perf_counter() - t0)
@@ -103,7 +106,11 @@ def evaluate(
         ActionValue(a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]))
         for i, a in enumerate(actions)
     ]
-    out.sort(key=lambda av: (-av.value, _tiebreak(av.action)))
+    order = {
+        av.action: (-(av.value + TIE_WEIGHT * tie[i] / done), _tiebreak(av.action))
+        for i, av in enumerate(out)
+    }
+    out.sort(key=lambda av: order[av.action])
     return out
 
 
@@ -113,22 +120,23 @@ def _tiebreak(action: Action) -> int:
 
 def _play_values(
     view: SeatView, actions: list[Action], rng: random.Random, exact: bool
-) -> list[float]:
+) -> tuple[list[float], list[float]]:
+    """(values, rollout scores) of each action on one guessed deal."""
     hand = position_of(view, sample_deal(view, rng))
-    out = []
+    rollouts = []
     for action in actions:
         child = hand.copy()
         child.push_unchecked(action.card.index)
-        out.append(rollout(child)[view.seat])
-    if exact:
-        from cursedbottle.solver import solve_hand
+        rollouts.append(float(rollout(child)[view.seat]))
+    if not exact:
+        return rollouts, rollouts
+    from cursedbottle.solver import solve_hand
 
-        # The exact value decides; the rollout only orders cards the solver
-        # values alike (often all of them, when the seat is doomed whatever
-        # it does against opponents who all play against it).
-        values = solve_hand(hand).values
-        return [values[a.card] + TIE_WEIGHT * r for a, r in zip(actions, out, strict=True)]
-    return out
+    # The exact value decides; the rollouts only order the cards the solver
+    # values alike (often all of them, when the seat is doomed whatever it
+    # does against opponents who all play against it).
+    values = solve_hand(hand).values
+    return [float(values[a.card]) for a in actions], rollouts
 
 
 def _setup_values(view: SeatView, actions: list[Action], rng: random.Random) -> list[float]:
