@@ -406,18 +406,10 @@ cdef inline void set_key_taken(Ctx* c, uint64_t* k, uint64_t* out, int taken) no
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
     """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
     cdef Entry* b = tt_bucket(c, okey)
-    cdef Entry* e
-    if same_key(&b[0], okey):
-        e = &b[0]
-    elif same_key(&b[1], okey):
+    cdef Entry* e = bucket_entry(b, okey)
+    if e == NULL:
         e = &b[1]
-    else:
-        e = &b[1]
-        e.k[0] = okey[0]
-        e.k[1] = okey[1]
-        e.k[2] = okey[2]
-        e.k[3] = okey[3]
-        e.k[4] = okey[4]
+        claim(e, okey)
         e.depth = 0
         e.best = -1
     e.lower = 1 if verdict > 0 else 0
@@ -451,25 +443,35 @@ cdef inline bint same_key(Entry* e, uint64_t* k) noexcept nogil:
             and e.k[4] == k[4])
 
 
+cdef inline Entry* bucket_entry(Entry* b, uint64_t* k) noexcept nogil:
+    """The entry of the bucket that holds key `k`, or NULL."""
+    if same_key(&b[0], k):
+        return &b[0]
+    if same_key(&b[1], k):
+        return &b[1]
+    return NULL
+
+
+cdef inline void claim(Entry* e, uint64_t* k) noexcept nogil:
+    """Give entry `e` to key `k` (the caller sets its bounds)."""
+    e.k[0] = k[0]
+    e.k[1] = k[1]
+    e.k[2] = k[2]
+    e.k[3] = k[3]
+    e.k[4] = k[4]
+
+
 cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0, int beta0,
                           int best_card) noexcept nogil:
     cdef Entry* b = tt_bucket(c, key)
-    cdef Entry* e
-    if same_key(&b[0], key):
-        e = &b[0]
-    elif same_key(&b[1], key):
-        e = &b[1]
-    else:
+    cdef Entry* e = bucket_entry(b, key)
+    if e == NULL:
         if depth >= b[0].depth or ((b[0].k[4] >> 26) & GEN_MASK) != c.gen:
             b[1] = b[0]
             e = &b[0]
         else:
             e = &b[1]
-        e.k[0] = key[0]
-        e.k[1] = key[1]
-        e.k[2] = key[2]
-        e.k[3] = key[3]
-        e.k[4] = key[4]
+        claim(e, key)
         e.lower = -128
         e.upper = 127
         e.depth = depth
@@ -583,7 +585,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     if use_tt:
         owner_key(c, s, inplay, ok)
         b = tt_bucket(c, ok)
-        e = &b[0] if same_key(&b[0], ok) else &b[1] if same_key(&b[1], ok) else NULL
+        e = bucket_entry(b, ok)
         if e != NULL:
             if e.lower > 0:
                 return 1
@@ -702,7 +704,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             # Whether the root seat can avoid the bottle does not depend on its points.
             owner_max = -c.pile - (s.taken if c.hot else 0)
             b = tt_bucket(c, okey)
-            oe = &b[0] if same_key(&b[0], okey) else &b[1] if same_key(&b[1], okey) else NULL
+            oe = bucket_entry(b, okey)
             if oe != NULL:
                 if oe.upper < 0:
                     if owner_max <= alpha or not c.hot:
@@ -714,11 +716,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                         return s.taken
                     if s.taken > alpha:
                         alpha = s.taken
-        b = tt_bucket(c, key)
-        if same_key(&b[0], key):
-            e = &b[0]
-        elif same_key(&b[1], key):
-            e = &b[1]
+        e = bucket_entry(tt_bucket(c, key), key)
         if e != NULL:
             lo = e.lower + shift
             hi = e.upper + shift
