@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import grpc
+import pytest
 from cursedbottle.server.remote import watch
 from cursedbottle.v1 import table_pb2
 from test_server_support import (
@@ -94,15 +95,16 @@ def test_a_human_plays_with_bots():
     run(main())
 
 
-def test_a_bot_table_finishes_while_a_spectator_watches():
+@pytest.mark.parametrize(("bot", "hands"), [("random", 2), ("strong:0.05", 1)])
+def test_a_bot_table_finishes_while_a_spectator_watches(bot, hands):
     async def main():
         async with serving() as (running, stub):
-            table_id, host = await create(stub, rules(3, hands=2))
-            await add_bots(stub, table_id, host, 3)
+            table_id, host = await create(stub, rules(3, hands=hands))
+            await add_bots(stub, table_id, host, 3, bot=bot)
             spectator = asyncio.create_task(watch(stub, table_id))
             await asyncio.sleep(0.05)
             await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
-            updates = await asyncio.wait_for(spectator, 30)
+            updates = await asyncio.wait_for(spectator, 60)
             game = table_of(running, table_id).game
             assert game.is_over
             events = stream_events(updates)
