@@ -270,6 +270,22 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     hi[0] = u
 
 
+cdef inline bint same_as_next(Ctx* c, State* s, uint64_t legal, uint64_t inplay, int card,
+                              bint same_points) noexcept nogil:
+    """Whether `card` plays like the next higher card in play: also legal, same
+    suit (and points, where points count), both at or above the price."""
+    cdef uint64_t above
+    cdef int nxt
+    if card < s.price:
+        return False
+    above = inplay & ~((bit(card) << 1) - 1)
+    if not above:
+        return False
+    nxt = cb_ctz(above)
+    return ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card] and (
+        not same_points or c.points[nxt] == c.points[card])
+
+
 cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t inplay) noexcept nogil:
     """One card per group of equivalent cards (the highest of each group).
 
@@ -286,13 +302,8 @@ cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t 
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if card >= s.price:
-            above = inplay & ~((bit(card) << 1) - 1)
-            if above:
-                nxt = cb_ctz(above)
-                if ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card] \
-                        and c.points[nxt] == c.points[card]:
-                    continue
+        if same_as_next(c, s, legal, inplay, card, True):
+            continue
         out |= bit(card)
     return out
 
@@ -607,12 +618,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if card >= s.price:
-            above = inplay & ~((bit(card) << 1) - 1)
-            if above:
-                nxt = cb_ctz(above)
-                if ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card]:
-                    continue
+        if same_as_next(c, s, legal, inplay, card, False):
+            continue
         moves[n] = card
         score[n] = owner_eval(c, s, h, card) if c.opts & OPT_ORDER else 0
         if not maximise:
