@@ -8,9 +8,9 @@ value is the seat's score for the hand if everyone plays double-dummy from
 that card on, and its cost is the best card's value minus its own.  Only the
 play is reviewed; the pile and pass choices are not valued.
 
-`build_review(record)` returns the review as JSON-ready data (`--json`
-prints it) so that other front ends (the Textual client's review screen, a
-tutor) show the same numbers without parsing text.
+The numbers come from `cursedbottle.solver.review.build_review(record)`, the
+review as JSON-ready data (`--json` prints it), which the server's
+`ReviewHand` serves too, so every front end shows the same numbers.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         record = HandRecord.from_json(obj)
         if not 1 <= args.from_trick <= record.rules.tricks:
             return fail(f"--from-trick: {args.from_trick} is not a trick (1…{record.rules.tricks})")
+        from cursedbottle.solver.review import build_review
+
         review = build_review(record, args.from_trick, names=_names(obj, record))
     except OSError as exc:
         return fail(f"{source}: {exc.strerror or exc}")
@@ -85,96 +87,9 @@ def _read(path: str) -> str:
 
 def _names(obj: Any, record) -> list[str]:
     """Who sat where: the record's `names` (history exports them), else seat numbers."""
-    seats = record.rules.seats
-    given = obj.get("names") if isinstance(obj, dict) else None
-    if (
-        isinstance(given, list)
-        and len(given) == seats
-        and all(isinstance(n, str) and n for n in given)
-    ):
-        from cursedbottle.cli.history import distinct
+    from cursedbottle.solver.review import record_names
 
-        seating = obj.get("seating")
-        valid = isinstance(seating, list) and len(seating) == seats
-        return distinct(given, seating if valid else None)
-    return ["Lopaka" if s == record.lopaka else f"seat {s}" for s in range(seats)]
-
-
-# -------------------------------------------------------------------- the data
-
-
-def build_review(record, from_trick: int = 1, names: list[str] | None = None) -> dict[str, Any]:
-    """The review of a complete hand record as JSON-ready data.
-
-    `tricks[i].cards[j]` holds `seat`, `card` and, for cards from `from_trick`
-    on, `value` (the seat's double-dummy score after this card), `best` (the
-    cards of top value), `best_value`, `loss` (best_value − value),
-    `values` (every legal card) and `forced` (one legal card: no choice).
-    `loss` per seat sums the cards' losses; `mistakes` counts cards that cost
-    points; `analysed` counts the cards valued.  Raises RecordError (or its
-    subclass ReplayError) for a malformed or illegal record.
-    """
-    from cursedbottle.engine.records import replay
-    from cursedbottle.solver.api import analyse
-
-    result = replay(record)
-    rules = record.rules
-    seats = rules.seats
-    names = names or [f"seat {s}" for s in range(seats)]
-    first = (from_trick - 1) * rules.holders
-    steps = {s.index: s for s in analyse(record, first=first)}
-    loss = [0] * seats
-    mistakes = [0] * seats
-    analysed = [0] * seats
-    tricks = []
-    index = 0
-    for trick in result.tricks:
-        cards = []
-        for seat, card in trick.plays:
-            entry: dict[str, Any] = {"play": index, "seat": seat, "card": card.ascii}
-            step = steps.get(index)
-            if step is not None:
-                assert step.seat == seat and step.played == card, (step, seat, card)
-                values = step.solution.values
-                top = max(values.values())
-                entry.update(
-                    value=values[card],
-                    best=[c.ascii for c in step.solution.best],
-                    best_value=top,
-                    loss=step.loss,
-                    values={c.ascii: v for c, v in values.items()},
-                    forced=len(values) == 1,
-                )
-                analysed[seat] += 1
-                loss[seat] += step.loss
-                mistakes[seat] += step.loss > 0
-            cards.append(entry)
-            index += 1
-        tricks.append(
-            {
-                "number": trick.number,
-                "leader": trick.leader,
-                "winner": trick.winner,
-                "bought": trick.bought,
-                "price": None if trick.price_after is None else trick.price_after.ascii,
-                "cards": cards,
-            }
-        )
-    outcome = result.to_json()
-    return {
-        "rules": rules.to_json(),
-        "dealer": record.dealer,
-        "lopaka": record.lopaka,
-        "names": names,
-        "from_trick": from_trick,
-        "tricks": tricks,
-        "scores": outcome["scores"],
-        "owner": outcome["owner"],
-        "price": outcome["price"],
-        "loss": loss,
-        "mistakes": mistakes,
-        "analysed": analysed,
-    }
+    return record_names(obj, record)
 
 
 # -------------------------------------------------------------------- the text

@@ -22,6 +22,7 @@ from cursedbottle.v1 import table_pb2
 from . import wire
 from .errors import ServiceError, invalid, precondition, shorten
 from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, compute_hint
+from .review import Reviews
 from .tables import Lobby, Subscriber, Table
 
 log = logging.getLogger("cursedbottle.server")
@@ -84,6 +85,7 @@ def _safe_parser(parse: Callable[[bytes], object]) -> Callable[[bytes], object]:
 class CursedBottleService:
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        self.reviews = Reviews(lobby)
 
     # ------------------------------------------------------------- tables
 
@@ -181,6 +183,24 @@ class CursedBottleService:
         view = game.view(player)
         seed = request.seed if request.HasField("seed") else len(game.actions)
         return await table.runner.run_hint(compute_hint, view, seed, budget)
+
+    # ------------------------------------------------------------ reviews
+
+    async def ListHands(self, request, context) -> table_pb2.ListHandsResponse:
+        table_id = _text(request.table_id, "table_id", MAX_ID)
+        password = _text(request.password, "password", MAX_PASSWORD)
+        token = _text(request.token, "token", MAX_TOKEN)
+        return await self.reviews.list_hands(table_id, password, token, request.limit)
+
+    async def ReviewHand(self, request, context) -> table_pb2.HandReview:
+        hand, first = self.reviews.finished_hand(
+            _table_id(request.table_id),
+            request.hand,
+            _text(request.password, "password", MAX_PASSWORD),
+            _text(request.token, "token", MAX_TOKEN),
+            request.from_trick,
+        )
+        return await self.reviews.review(hand, first)
 
     # ------------------------------------------------------------ streams
 

@@ -507,9 +507,17 @@ class Store:
     # ---------------------------------------------------------------- reading
 
     def tables(self, state: str | None = None) -> list[StoredTable]:
-        """Stored tables, oldest first (with their seats and actions)."""
+        """Stored tables, oldest first (with their seats, without their actions)."""
+        where, params = ("WHERE state = ?", (state,)) if state else ("", ())
+        return self._tables(where, params)
+
+    def table(self, table_id: str) -> StoredTable | None:
+        """One stored table (with its seats, without its actions), or None."""
+        found = self._tables("WHERE table_id = ?", (table_id,))
+        return found[0] if found else None
+
+    def _tables(self, where: str, params: tuple) -> list[StoredTable]:
         with self._transaction():
-            where, params = ("WHERE state = ?", (state,)) if state else ("", ())
             cur = self.db.execute(
                 "SELECT table_id, name, rules, seed, chosen_seed, first_dealer, password_salt, "
                 "password_hash, stand_in_after, stand_in_bot, host_token_sha256, state, "
@@ -581,6 +589,44 @@ class Store:
             ).fetchall()
         return [
             StoredHand(r[0], r[1], *(json.loads(x) for x in r[2:6]), finished_ns=r[6]) for r in rows
+        ]
+
+    def hand(self, table_id: str, number: int) -> StoredHand | None:
+        """One finished hand, or None (not finished, or no such hand)."""
+        with self._transaction():
+            row = self.db.execute(
+                "SELECT table_id, number, record, names, seating, scores, finished_ns "
+                "FROM hands WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredHand(row[0], row[1], *(json.loads(x) for x in row[2:6]), finished_ns=row[6])
+
+    def recent_hands(
+        self, limit: int, table_id: str | None = None, token_sha256: str | None = None
+    ) -> list[tuple[str, StoredHand]]:
+        """(table name, hand) of the newest finished hands, newest first: of one table
+        (`table_id`, whoever may read it), or of every table without a password and of
+        the tables `token_sha256` (a host or seat token's hash) opens."""
+        if table_id is not None:
+            where, params = "h.table_id = ?", (table_id,)
+        else:
+            where = (
+                "(t.password_hash IS NULL OR t.host_token_sha256 = ? OR EXISTS "
+                "(SELECT 1 FROM seats s WHERE s.table_id = t.table_id AND s.token_sha256 = ?))"
+            )
+            params = (token_sha256 or "", token_sha256 or "")
+        with self._transaction():
+            rows = self.db.execute(
+                "SELECT t.name, h.table_id, number, record, names, seating, scores, "
+                f"h.finished_ns FROM hands h JOIN tables t USING (table_id) WHERE {where} "
+                "ORDER BY h.finished_ns DESC, h.table_id, number DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+        return [
+            (r[0], StoredHand(r[1], r[2], *(json.loads(x) for x in r[3:7]), finished_ns=r[7]))
+            for r in rows
         ]
 
     def find_table(self, prefix: str) -> str:

@@ -23,7 +23,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -110,12 +110,22 @@ class BotRunner:
     The search releases the GIL, so threads think in parallel; there are more
     bot threads than cores so that a cheap bot is not queued behind slow ones
     of other tables.  Hints have threads of their own: people asking for
-    advice never hold the bots up.
+    advice never hold the bots up; so do hand reviews (a whole hand solved
+    card by card takes seconds), which hold up neither bots nor hints.
     """
 
-    def __init__(self, workers: int = 8, delay: float = 0.0, hint_workers: int = 2) -> None:
+    def __init__(
+        self,
+        workers: int = 8,
+        delay: float = 0.0,
+        hint_workers: int = 2,
+        review_workers: int = 2,
+    ) -> None:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cb-bot")
         self.hint_pool = ThreadPoolExecutor(max_workers=hint_workers, thread_name_prefix="cb-hint")
+        self.review_pool = ThreadPoolExecutor(
+            max_workers=review_workers, thread_name_prefix="cb-review"
+        )
         #: Seconds a bot waits before it acts, so people can follow (0 in tests).
         self.delay = delay
 
@@ -125,9 +135,15 @@ class BotRunner:
     async def run_hint(self, fn: Callable, *args):
         return await asyncio.get_running_loop().run_in_executor(self.hint_pool, fn, *args)
 
+    def submit_review(self, fn: Callable, *args) -> asyncio.Future:
+        """`fn(*args)` in a review thread, as a future of the running loop (several
+        requests for the same review may await it)."""
+        return asyncio.get_running_loop().run_in_executor(self.review_pool, fn, *args)
+
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.hint_pool.shutdown(wait=False, cancel_futures=True)
+        self.review_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def stable_seed(*parts: object) -> int:
@@ -152,6 +168,27 @@ def _storage_failed(exc: Exception) -> ServiceError:
 
 def _hash_password(password: str, salt: bytes) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 50_000)
+
+
+def opens(
+    password: str,
+    token: str,
+    salt: bytes | None,
+    password_hash: bytes | None,
+    token_hashes: Iterable[str | None],
+) -> bool:
+    """Whether a request may read a table's finished hands (ListHands, ReviewHand): a table
+    without a password is open to all; one with a password opens for the password,
+    or for one of its tokens (host or seat, known by their sha256)."""
+    if password_hash is None:
+        return True
+    if token:
+        hashed = token_hash(token)
+        if any(h is not None and hmac.compare_digest(hashed, h) for h in token_hashes):
+            return True
+    return bool(password and salt is not None) and hmac.compare_digest(
+        _hash_password(password, salt), password_hash
+    )
 
 
 class Table:
@@ -212,6 +249,20 @@ class Table:
             return
         if not hmac.compare_digest(_hash_password(password, self._salt), self._password):
             raise denied("WRONG_PASSWORD", f"table {self.table_id}: wrong password")
+
+    def readable(self, password: str, token: str) -> bool:
+        """Whether the table's finished hands may be read: no password, or its
+        password, or one of its tokens (host or seat)."""
+        hashes = [self.host_token_hash, *(seat.token_hash for seat in self.seats)]
+        return opens(password, token, self._salt, self._password, hashes)
+
+    def check_reader(self, password: str, token: str) -> None:
+        """Reading the table's finished hands (`readable`), else PERMISSION_DENIED."""
+        if not self.readable(password, token):
+            raise denied(
+                "WRONG_PASSWORD",
+                f"table {self.table_id}: wrong password (or give a token of this table)",
+            )
 
     def info(self) -> table_pb2.TableInfo:
         out = table_pb2.TableInfo(
@@ -588,6 +639,12 @@ class Table:
             if seat.kind is SeatKind.HUMAN:
                 self._watch_absence(seat)
         self._drive()
+
+    @property
+    def hands_finished(self) -> int:
+        """Hands that are over (their records may be shown to anyone who may read the
+        table); the hand being played, if any, is not counted."""
+        return self._hands_played()
 
     def hand_record(self, number: int) -> dict | None:
         """Hand `number` (1, 2, …) as a FORMATS.md record with `table`, `hand`, `names`

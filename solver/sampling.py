@@ -27,8 +27,9 @@ def random_position(
     included) and `in_trick` cards already in the trick (random if None)."""
     if not 1 <= tricks_left <= rules.tricks:
         raise ValueError(f"tricks_left: {tricks_left} is not 1..{rules.tricks}")
-    deal, undealt = random_deal(rules, rng)
-    hand = Hand(rules, rng.randrange(rules.seats), deal, undealt)
+    dealer = rng.randrange(rules.seats)
+    deal, undealt = random_deal(rules, rng, dealer)
+    hand = Hand(rules, dealer, deal, undealt)
     target = rules.tricks - tricks_left
     while hand.phase is not Phase.PLAY or len(hand.tricks) < target:
         hand.apply(rng.choice(hand.legal_actions()))

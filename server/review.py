@@ -1,0 +1,311 @@
+"""Finished hands for `ListHands` and `ReviewHand`: where they come from, who may read
+them, and the review (the solver's, `cursedbottle.solver.review`) as a `HandReview`.
+
+A finished hand comes from a live table (`Table.hand_record`) or, for a game
+that is no longer live (finished before a restart, or forgotten to make room),
+from the database (`Store.hand`).  Only hands that are over exist here: the
+hand being played is never shown (its deal is the secret the whole protocol
+keeps).  A table with a password is read with its password or one of its
+tokens, as for `Watch`.
+
+A review solves every position of the hand from `from_trick` on, which takes
+seconds for the first tricks, so it runs in a review thread (`BotRunner`),
+never on the event loop; a finished hand never changes, so each review is
+computed once per (table, hand, from_trick) and kept (a bounded cache).
+Several requests for the same review wait for the same computation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cursedbottle.engine.cards import JOKER
+from cursedbottle.engine.events import HandEnded
+from cursedbottle.engine.records import HandRecord, replay_hand
+from cursedbottle.v1 import table_pb2
+
+from . import wire
+from .errors import denied, invalid, not_found, precondition
+from .store import StoredHand, StoredTable
+from .tables import Lobby, Table, opens, token_hash
+
+#: Hands ListHands returns when the request does not say (at most MAX_LIST).
+DEFAULT_LIST = 100
+MAX_LIST = 1000
+#: Reviews kept (each is a few kilobytes).
+CACHE_SIZE = 256
+#: Hand summaries kept (a few hundred bytes each); the cache starts afresh beyond.
+SUMMARY_CACHE_SIZE = 20_000
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    table_id: str
+    table_name: str
+    number: int
+    #: The hand record with `table`, `hand`, `names` and `seating` (what history exports).
+    record: dict[str, Any]
+    finished_ns: int
+
+
+def hand_names(obj: dict[str, Any], record: HandRecord) -> list[str]:
+    """The names of the hand's seats, as history exports and `cursed-bottle review` show."""
+    try:
+        from cursedbottle.solver.review import record_names
+    except ImportError:  # a server without the solver still lists its hands
+        names = obj.get("names") or []
+        return [str(n) or f"seat {i}" for i, n in enumerate(names)]
+    return record_names(obj, record)
+
+
+def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
+    """What a list of hands shows of one (replays the record: scores and the owner)."""
+    record = HandRecord.from_json(hand.record)
+    played = replay_hand(record)
+    out = table_pb2.HandSummary(
+        table_id=hand.table_id,
+        table_name=hand.table_name,
+        hand=hand.number,
+        names=hand_names(hand.record, record),
+        scores=list(played.scores()),
+        finished_ns=hand.finished_ns,
+    )
+    out.rules.CopyFrom(wire.rules_msg(record.rules))
+    if played.owner is not None:
+        out.owner = played.owner
+    return out
+
+
+def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
+    """The review of a finished hand (runs in a review thread: it solves every card)."""
+    try:
+        from cursedbottle.solver.review import build_review
+    except ImportError as exc:  # a server built without the solver
+        raise precondition(
+            "NO_SOLVER", f"reviews need the solver, which is missing: {exc}"
+        ) from None
+    record = HandRecord.from_json(hand.record)
+    summary = summary_msg(hand)
+    review = build_review(record, from_trick, names=list(summary.names))
+    return review_msg(review, summary, record)
+
+
+def review_msg(
+    review: dict[str, Any], summary: table_pb2.HandSummary, record: HandRecord
+) -> table_pb2.HandReview:
+    """`build_review`'s data as the wire's HandReview (seats are hand seats)."""
+    deck = record.rules.deck
+    out = table_pb2.HandReview(dealer=review["dealer"], from_trick=review["from_trick"])
+    out.hand.CopyFrom(summary)
+    for trick in review["tricks"]:
+        t = out.tricks.add(
+            number=trick["number"],
+            leader=trick["leader"],
+            winner=trick["winner"],
+            bought=trick["bought"],
+        )
+        if trick["price"] is not None:
+            t.price.CopyFrom(wire.card_msg(deck.card(trick["price"])))
+        for c in trick["cards"]:
+            card = t.cards.add(seat=c["seat"], valued="value" in c)
+            card.card.CopyFrom(wire.card_msg(deck.card(c["card"])))
+            if "value" in c:
+                card.value = c["value"]
+                card.best_value = c["best_value"]
+                card.loss = c["loss"]
+                card.forced = c["forced"]
+                wire.add_cards(card.best, (deck.card(b) for b in c["best"]))
+    for seat, name in enumerate(review["names"]):
+        out.seats.add(
+            name=name,
+            lopaka=seat == review["lopaka"],
+            score=review["scores"][seat],
+            loss=review["loss"][seat],
+            mistakes=review["mistakes"][seat],
+            analysed=review["analysed"][seat],
+        )
+    if review["price"] != JOKER:
+        out.price.CopyFrom(wire.card_msg(deck.card(review["price"])))
+    return out
+
+
+class Reviews:
+    """The finished hands a server can show, and the reviews it computed."""
+
+    def __init__(self, lobby: Lobby, cache_size: int = CACHE_SIZE) -> None:
+        self.lobby = lobby
+        self.cache_size = cache_size
+        #: (table, hand) → its summary: a finished hand never changes.
+        self._summaries: dict[tuple[str, int], table_pb2.HandSummary] = {}
+        #: A live table's id → (events scanned, hand number → when it ended).
+        self._hand_ends: dict[str, tuple[int, dict[int, int]]] = {}
+        #: (table, hand, from_trick) → the review, computed or being computed.
+        self._reviews: OrderedDict[tuple[str, int, int], asyncio.Future] = OrderedDict()
+
+    # ------------------------------------------------------------- finding
+
+    def _source(self, table_id: str, password: str, token: str) -> Table | StoredTable:
+        """The live table, else the stored one; NOT_FOUND, or PERMISSION_DENIED."""
+        table = self.lobby.tables.get(table_id)
+        if table is not None:
+            table.check_reader(password, token)
+            return table
+        store = self.lobby.store
+        row = store.table(table_id) if store is not None else None
+        if row is None:
+            raise not_found(
+                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)"
+            )
+        hashes = [row.host_token_sha256, *(s.token_sha256 for s in row.seats)]
+        if not opens(password, token, row.password_salt, row.password_hash, hashes):
+            raise denied(
+                "WRONG_PASSWORD",
+                f"table {table_id}: wrong password (or give a token of this table)",
+            )
+        return row
+
+    def _live_hand(self, table: Table, number: int) -> FinishedHand | None:
+        record = table.hand_record(number)
+        if record is None:
+            return None
+        return FinishedHand(
+            table.table_id, table.name, number, record, self._ends(table).get(number, 0)
+        )
+
+    def _ends(self, table: Table) -> dict[int, int]:
+        """When each finished hand of a live table ended (its HandEnded event's time),
+        read from the log once: only the events added since the last call are scanned."""
+        game = table.game
+        if game is None:
+            return {}
+        scanned, ends = self._hand_ends.get(table.table_id, (0, {}))
+        if scanned > len(game.events):  # (a log never shrinks; be safe all the same)
+            scanned, ends = 0, {}
+        for seq in range(scanned, len(game.events)):
+            event = game.events[seq]
+            if isinstance(event, HandEnded):
+                ends[event.number] = table.times[seq] if seq < len(table.times) else 0
+        self._hand_ends[table.table_id] = (len(game.events), ends)
+        return ends
+
+    async def _summaries_of(
+        self, hands: list[tuple[tuple[str, int], Callable[[], FinishedHand]]]
+    ) -> list[table_pb2.HandSummary]:
+        """The summaries of `hands` (key, how to get the hand), cached; those not seen
+        before are made in a thread (each replays its hand)."""
+        known = {key: self._summaries[key] for key, _ in hands if key in self._summaries}
+        missing = [(key, get()) for key, get in hands if key not in known]
+        if missing:
+            made = await asyncio.to_thread(lambda: [summary_msg(h) for _, h in missing])
+            if len(self._summaries) + len(made) > SUMMARY_CACHE_SIZE:
+                self._summaries.clear()
+            for (key, _), summary in zip(missing, made, strict=True):
+                self._summaries[key] = known[key] = summary
+        return [known[key] for key, _ in hands]
+
+    # --------------------------------------------------------------- calls
+
+    async def list_hands(
+        self, table_id: str, password: str, token: str, limit: int
+    ) -> table_pb2.ListHandsResponse:
+        """Finished hands, newest first: of one table (which the request may read), or
+        of every table without a password and of the tables `token` opens."""
+        limit = min(limit or DEFAULT_LIST, MAX_LIST)
+        store = self.lobby.store
+        live: list[Table] = []
+        stored: list[tuple[str, StoredHand]] = []
+        if table_id:
+            source = self._source(table_id, password, token)
+            if isinstance(source, Table):
+                live.append(source)
+            else:
+                stored = store.recent_hands(limit, table_id=table_id)
+        else:
+            for gone in self._hand_ends.keys() - self.lobby.tables.keys():
+                del self._hand_ends[gone]
+            # A password opens one named table only (it is slow to check).
+            live.extend(t for t in self.lobby.tables.values() if t.readable("", token))
+            if store is not None:
+                hashed = token_hash(token) if token else None
+                stored = [
+                    (name, h)
+                    for name, h in store.recent_hands(limit, token_sha256=hashed)
+                    if h.table_id not in self.lobby.tables
+                ]
+        # (finished_ns, table, hand) → how to get it; the newest `limit` are made.
+        found: dict[tuple[int, str, int], Callable[[], FinishedHand]] = {}
+        for table in live:
+            ends = self._ends(table)
+            for number in range(1, table.hands_finished + 1):
+                found[(ends.get(number, 0), table.table_id, number)] = (
+                    lambda table=table, number=number: self._live_hand(table, number)
+                )
+        for name, h in stored:
+            found[(h.finished_ns, h.table_id, h.number)] = lambda name=name, h=h: FinishedHand(
+                h.table_id, name, h.number, h.export(), h.finished_ns
+            )
+        newest = sorted(found, key=lambda k: (-k[0], k[1], -k[2]))[:limit]
+        out = table_pb2.ListHandsResponse()
+        out.hands.extend(await self._summaries_of([((k[1], k[2]), found[k]) for k in newest]))
+        return out
+
+    def finished_hand(
+        self, table_id: str, number: int, password: str, token: str, from_trick: int
+    ) -> tuple[FinishedHand, int]:
+        """The hand to review and the first trick to value; refusals before any work."""
+        if number < 1:
+            raise invalid(
+                "MALFORMED", "hand: which hand? (hands count from 1; ListHands shows them)"
+            )
+        source = self._source(table_id, password, token)
+        tricks = source.rules.tricks
+        first = from_trick or 1
+        if first > tricks:
+            raise invalid(
+                "MALFORMED", f"from_trick: {from_trick} is not a trick of this hand (1…{tricks})"
+            )
+        if isinstance(source, Table):
+            hand = self._live_hand(source, number)
+            if hand is not None:
+                return hand, first
+            finished = source.hands_finished
+            game = source.game
+            if game is not None and not game.is_over and number == len(game.hands):
+                raise precondition(
+                    "HAND_NOT_OVER",
+                    f"hand {number} is still being played: it can be reviewed once it is over",
+                )
+        else:
+            stored = self.lobby.store.hand(table_id, number)
+            if stored is not None:
+                return FinishedHand(
+                    table_id, source.name, number, stored.export(), stored.finished_ns
+                ), first
+            finished = source.hands_finished
+        over = f"hands 1…{finished} are over" if finished else "no hand is over yet"
+        raise not_found("NO_SUCH_HAND", f"table {table_id} has no hand {number} ({over})")
+
+    async def review(self, hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
+        key = (hand.table_id, hand.number, from_trick)
+        future = self._reviews.get(key)
+        if future is None:
+            future = self.lobby.runner.submit_review(compute_review, hand, from_trick)
+            future.add_done_callback(lambda f, key=key: self._settled(key, f))
+            self._reviews[key] = future
+            while len(self._reviews) > self.cache_size:
+                self._reviews.popitem(last=False)
+        else:
+            self._reviews.move_to_end(key)
+        # A caller that goes away does not cancel the review others may be waiting for.
+        return await asyncio.shield(future)
+
+    def _settled(self, key: tuple[str, int, int], future: asyncio.Future) -> None:
+        """A failed review is not kept: the next request tries again."""
+        if (future.cancelled() or future.exception() is not None) and self._reviews.get(
+            key
+        ) is future:
+            del self._reviews[key]
