@@ -10,25 +10,34 @@ cards is a bit mask over those indices.
 
 from __future__ import annotations
 
+import csv
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class Suit(enum.IntEnum):
-    """The suits in their order of precedence within a rank (as in Bridge)."""
+    """Every suit of every deck.  A deck uses three of them: the Cursed Bottle deck
+    ♦ ♥ ♠ (in their order of precedence within a rank, as in Bridge), the
+    original Bottle Imp deck its colours.  Inside a deck a suit is its place in
+    `Deck.suits` (0…2), so masks and the solver never see this enum."""
 
     DIAMONDS = 0
     HEARTS = 1
     SPADES = 2
+    YELLOW = 3
+    BLUE = 4
+    RED = 5
 
     @property
     def letter(self) -> str:
-        return "DHS"[self]
+        return "DHSYBR"[self]
 
     @property
     def symbol(self) -> str:
-        return "♦♥♠"[self]
+        """The suit sign; the colours have none, their letter stands in."""
+        return "♦♥♠YBR"[self]
 
     def display(self, lang: str = "en") -> str:
         names = _SUIT_NAMES.get(lang, _SUIT_NAMES["en"])
@@ -36,8 +45,8 @@ class Suit(enum.IntEnum):
 
 
 _SUIT_NAMES = {
-    "en": ("diamonds", "hearts", "spades"),
-    "de": ("Karo", "Herz", "Pik"),
+    "en": ("diamonds", "hearts", "spades", "yellow", "blue", "red"),
+    "de": ("Karo", "Herz", "Pik", "Gelb", "Blau", "Rot"),
 }
 _RANK_NAMES = {
     "en": {"A": "A", "J": "J", "Q": "Q"},
@@ -113,7 +122,11 @@ class Deck:
     #: How many cards lie below the price joker: a card is below the starting
     #: price exactly when its index is smaller than this number.
     joker_position: int
+    #: What the starting price is called (the Bottle Imp's Hell card is "19").
+    joker_name: str = JOKER
     cards: tuple[Card, ...] = field(init=False)
+    #: The deck's suits in enum order; `suit_of` and `suit_masks` index this.
+    suits: tuple[Suit, ...] = field(init=False)
     points: tuple[int, ...] = field(init=False)
     suit_masks: tuple[int, ...] = field(init=False)
     suit_of: tuple[int, ...] = field(init=False)
@@ -121,22 +134,30 @@ class Deck:
     _by_name: dict[str, Card] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if len(self.faces) > 64:
+            raise ValueError(f"deck {self.name}: {len(self.faces)} cards, at most 64 fit a mask")
         cards = tuple(
             Card(i, rank, suit, points, self.name)
             for i, (rank, suit, points) in enumerate(self.faces)
         )
+        suits = tuple(sorted({c.suit for c in cards}))
+        if len(suits) > 3:
+            raise ValueError(f"deck {self.name}: {len(suits)} suits, the rules know three")
         setattr_ = object.__setattr__
         setattr_(self, "cards", cards)
+        setattr_(self, "suits", suits)
         setattr_(self, "points", tuple(c.points for c in cards))
-        setattr_(self, "suit_of", tuple(int(c.suit) for c in cards))
+        setattr_(self, "suit_of", tuple(suits.index(c.suit) for c in cards))
         setattr_(
             self,
             "suit_masks",
-            tuple(sum(c.mask for c in cards if c.suit == suit) for suit in Suit),
+            tuple(sum(c.mask for c in cards if c.suit == suit) for suit in suits),
         )
         setattr_(self, "full_mask", (1 << len(cards)) - 1)
         by_name: dict[str, Card] = {}
         for c in cards:
+            if c.ascii in by_name:
+                raise ValueError(f"deck {self.name}: two cards are called {c.ascii}")
             by_name[c.ascii] = c
             by_name[c.rank + c.suit.symbol] = c
             if c.rank == "10":
@@ -155,8 +176,14 @@ class Deck:
         except (KeyError, TypeError):
             raise ValueError(
                 f"{text!r} is not a card of the {self.name} deck "
-                f"(write rank then suit, e.g. AD, 10H, QS)"
+                f"(write rank then suit, e.g. {self.examples})"
             ) from None
+
+    @property
+    def examples(self) -> str:
+        """Three cards of the deck as the notation's examples in messages."""
+        picks = (self.cards[0], self.cards[len(self.cards) // 2], self.cards[-1])
+        return ", ".join(c.ascii for c in picks)
 
     def cards_of(self, mask: int) -> list[Card]:
         """The cards of a bit mask, lowest first."""
@@ -174,7 +201,7 @@ class Deck:
         return sum(points[i] for i in iter_bits(mask))
 
     def price_name(self, price_card: Card | None) -> str:
-        return JOKER if price_card is None else price_card.ascii
+        return self.joker_name if price_card is None else price_card.ascii
 
 
 # Set-bit indices of every byte value, per byte position: decoding a mask a
@@ -212,7 +239,46 @@ _POINTS = (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3)
 CURSED_BOTTLE = Deck(
     name="cursed-bottle",
     faces=tuple(
-        (rank, suit, points) for rank, points in zip(_RANKS, _POINTS, strict=True) for suit in Suit
+        (rank, suit, points) for rank, points in zip(_RANKS, _POINTS, strict=True)
+        for suit in (Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
     ),
     joker_position=18,
 )
+
+
+# ------------------------------------------------------------ the Bottle Imp
+
+#: The original game's colours as the deck file names them.
+_COLOURS = {"yellow": Suit.YELLOW, "blue": Suit.BLUE, "red": Suit.RED}
+#: The original game's Hell card: the price before anyone has bought the bottle.
+BOTTLE_IMP_START_PRICE = 19
+
+
+def bottle_imp_deck(name: str, sets: frozenset[str], path: Path | None = None) -> Deck:
+    """The original Bottle Imp deck from its data file (number, colour, coins, set).
+
+    Every card has its own number, so the total order is the numbers' order; the
+    Hell card (19) is the price joker.  `sets` picks the basic set (3–4 players)
+    or both (5–6 players).
+    """
+    path = path or Path(__file__).with_name("data") / "bottle-imp-original.csv"
+    faces = []
+    with path.open(newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            if row["set"] in sets:
+                number = float(row["number"])
+                faces.append((number, row["number"], _COLOURS[row["colour"]], int(row["coins"])))
+    faces.sort()
+    below = sum(1 for number, *_ in faces if number < BOTTLE_IMP_START_PRICE)
+    return Deck(
+        name=name,
+        faces=tuple((rank, suit, coins) for _, rank, suit, coins in faces),
+        joker_position=below,
+        joker_name=str(BOTTLE_IMP_START_PRICE),
+    )
+
+
+#: 36 cards, 1–37 without 19: three and four players.
+BOTTLE_IMP = bottle_imp_deck("bottle-imp", frozenset({"basic"}))
+#: All 54 cards with the half numbers: five and six players.
+BOTTLE_IMP_FULL = bottle_imp_deck("bottle-imp-full", frozenset({"basic", "additional"}))

@@ -19,6 +19,7 @@ class Rule(enum.Enum):
     SAME_CARD_TWICE = "same card twice"
     FOLLOW_SUIT = "follow suit"
     WRONG_HAND = "wrong hand"
+    DEALER_KEEPS_CARDS = "the dealer lays no pile card"
 
 
 class IllegalAction(ValueError):

@@ -148,7 +148,7 @@ class Game:
         dealer_player = (self.first_dealer + number - 1) % self.rules.players
         seating = self._seating(dealer_player)
         dealer_seat = seating.index(dealer_player)
-        deal, undealt = random_deal(self.rules, _rng(self.seed, "hand", number))
+        deal, undealt = random_deal(self.rules, _rng(self.seed, "hand", number), dealer_seat)
         self.seatings.append(seating)
         self._hand_number = number
         self._hand_first_action = len(self.actions)

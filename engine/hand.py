@@ -38,8 +38,8 @@ Emit = Callable[[Event], None]
 #: (seats, Lopaka's seat or None) -> the other seats, made once.
 _SEATS_BUT = {
     (n, skip): tuple(s for s in range(n) if s != skip)
-    for n in (2, 3, 4)
-    for skip in (None, 0, 1, 2, 3)
+    for n in range(2, 7)
+    for skip in (None, *range(n))
 }
 
 
@@ -64,13 +64,17 @@ def stages(rules: Rules) -> tuple[tuple[Phase, int | None], ...]:
     return ((Phase.PILE, None), (Phase.PASS, None), (Phase.PLAY, None), (Phase.OVER, None))
 
 
-def random_deal(rules: Rules, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+def random_deal(
+    rules: Rules, rng: random.Random, dealer: int = 0
+) -> tuple[list[list[Card]], list[Card]]:
     """Shuffle and deal: (cards per holder, undealt cards that form the pile)."""
     cards = list(rules.deck.cards)
     rng.shuffle(cards)
-    size = rules.deal_size
-    deal = [sorted(cards[h * size : (h + 1) * size]) for h in range(rules.holders)]
-    return deal, sorted(cards[rules.holders * size :])
+    deal, start = [], 0
+    for size in rules.deal_sizes(dealer):
+        deal.append(sorted(cards[start : start + size]))
+        start += size
+    return deal, sorted(cards[start:])
 
 
 class Hand:
@@ -227,6 +231,11 @@ class Hand:
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
+    @property
+    def pile_seats(self) -> tuple[int, ...]:
+        """Seats that lay a pile card (five Bottle Imp players: not the dealer)."""
+        return self.rules.pile_seats(self.dealer)
+
     def setup_seats(self) -> tuple[int, ...]:
         """Seats that take part in the pile and passing (everyone but Lopaka)."""
         return _SEATS_BUT[self.seats, self.lopaka]
@@ -246,7 +255,7 @@ class Hand:
         if phase is Phase.PILE:
             done = self.pile_by_seat
             want = 1 if self.stage_hand is None else self.stage_hand + 1
-            return tuple(s for s in self.setup_seats() if len(done[s]) < want)
+            return tuple(s for s in self.pile_seats if len(done[s]) < want)
         if phase is Phase.PASS:
             return tuple(
                 s
@@ -345,6 +354,11 @@ class Hand:
     def _pile(self, action: PileCard) -> None:
         seat, card = action.seat, action.card
         self._require(Phase.PILE, seat, "put a card into the pile")
+        if seat not in self.pile_seats:
+            raise IllegalAction(
+                Rule.DEALER_KEEPS_CARDS,
+                f"seat {seat} deals to five and so lays no card into the pile",
+            )
         if seat not in self.to_act():
             raise IllegalAction(
                 Rule.ALREADY_CHOSEN, f"seat {seat} has already put its card into the pile"
@@ -575,11 +589,9 @@ class Hand:
             raise ValueError(f"dealer: {self.dealer!r} is not a seat of {rules.seats}")
         if len(deal) != rules.holders:
             raise ValueError(f"deal: {len(deal)} hands given, these rules deal {rules.holders}")
-        for h, cards in enumerate(deal):
-            if len(cards) != rules.deal_size:
-                raise ValueError(
-                    f"deal: hand {h} has {len(cards)} cards, these rules deal {rules.deal_size}"
-                )
+        for h, (cards, size) in enumerate(zip(deal, rules.deal_sizes(self.dealer), strict=True)):
+            if len(cards) != size:
+                raise ValueError(f"deal: hand {h} has {len(cards)} cards, these rules deal {size}")
         want_undealt = 3 if rules.lopaka else 0
         if len(undealt) != want_undealt:
             raise ValueError(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import CURSED_BOTTLE, JOKER, Card, Deck
+from .cards import Card, Deck
 from .hand import Hand
 from .rules import Rules, RulesError
 from .tricks import lopaka_card
@@ -143,7 +143,7 @@ class Position:
             "lopaka": self.lopaka,
             "hands": [names(h) for h in self.hands],
             "pile": names(self.pile),
-            "price": JOKER if self.price is None else self.price.ascii,
+            "price": self.rules.deck.price_name(self.price),
             "owner": self.owner,
             "taken": [names(t) for t in self.taken],
             "leader": self.leader,
@@ -154,22 +154,24 @@ class Position:
         return out
 
     @classmethod
-    def from_json(cls, data: object, deck: Deck = CURSED_BOTTLE) -> Position:
+    def from_json(cls, data: object) -> Position:
         """Parse and check a FORMATS.md position; PositionError names the field."""
         if not isinstance(data, dict):
             raise PositionError("position: expected a JSON object")
         if "rules" not in data:
             raise PositionError("rules: missing")
-        rules = _rules(data["rules"], deck)
+        rules = _rules(data["rules"])
+        deck = rules.deck
         for key in ("hands", "pile", "price", "owner", "taken", "leader", "trick"):
             if key not in data:
                 raise PositionError(f"{key}: missing")
         hands = _card_lists(data["hands"], "hands", deck)
         pile = _cards(data["pile"], "pile", deck)
         price_text = data["price"]
+        start = deck.joker_name
         if not isinstance(price_text, str):
-            raise PositionError(f"price: {price_text!r} is not a card or JOKER")
-        price = None if price_text.strip().upper() == JOKER else _card(price_text, "price", deck)
+            raise PositionError(f"price: {price_text!r} is not a card or {start}")
+        price = None if price_text.strip().upper() == start else _card(price_text, "price", deck)
         owner = _seat_or_none(data["owner"], "owner", rules.seats)
         taken = _card_lists(data["taken"], "taken", deck)
         leader = _seat_or_none(data["leader"], "leader", rules.seats)
@@ -207,7 +209,7 @@ class Position:
             raise PositionError(
                 f"taken: {len(self.taken)} given, these rules have {rules.seats} seats"
             )
-        want_pile = 3 if rules.lopaka or rules.players == 3 else 4
+        want_pile = rules.pile_size
         if len(self.pile) != want_pile:
             raise PositionError(
                 f"pile: {len(self.pile)} cards, these rules make a pile of {want_pile}"
@@ -215,10 +217,13 @@ class Position:
         if not 0 <= self.leader < rules.seats:
             raise PositionError(f"leader: {self.leader} is not a seat")
         if (self.price is None) != (self.owner is None):
-            raise PositionError("owner: must be null exactly when the price is JOKER")
+            raise PositionError(
+                f"owner: must be null exactly when the price is {deck.joker_name}"
+            )
         if self.price is not None and self.price.index >= deck.joker_position:
             raise PositionError(
-                f"price: {self.price} is above the price joker, and the price only ever falls"
+                f"price: {self.price} is above the starting price {deck.joker_name}, and "
+                "the price only ever falls"
             )
         if self.lopaka is not None and not 0 <= self.lopaka < rules.seats:
             raise PositionError(f"lopaka: {self.lopaka} is not a seat")
@@ -262,7 +267,7 @@ class Position:
             for i, c in enumerate(self.trick):
                 holder = order[i]
                 held = deck.mask_of(self.hands[holder])
-                if i and c.suit != led.suit and held & suit_masks[led.suit]:
+                if i and c.suit != led.suit and held & suit_masks[suit_of[led.index]]:
                     seat = holder // 2 if rules.bright_house else holder
                     raise PositionError(
                         f"trick: seat {seat} played {c} but holds {led.suit.display()} "
@@ -277,19 +282,11 @@ class Position:
                         )
 
 
-def _rules(raw: object, deck: Deck) -> Rules:
+def _rules(raw: object) -> Rules:
     if not isinstance(raw, dict):
         raise PositionError('rules: expected an object like {"players": 3, "hot_bottle": false}')
-    players = raw.get("players")
-    if type(players) is not int:
-        raise PositionError(f"rules.players: {players!r} is not 2, 3 or 4")
-    hot = raw.get("hot_bottle", False)
-    bright = raw.get("bright_house", False)
-    for name, value in (("hot_bottle", hot), ("bright_house", bright)):
-        if not isinstance(value, bool):
-            raise PositionError(f"rules.{name}: {value!r} is not true or false")
     try:
-        return Rules(players, hot_bottle=hot, bright_house=bright, deck=deck)
+        return Rules.from_json(raw)
     except RulesError as exc:
         raise PositionError(f"rules.{exc}") from None
 

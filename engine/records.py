@@ -14,6 +14,9 @@ docs/formats-records.md):
 - 3–4 players: `deal` and `pile` per seat, `passes` per seat {"left", "right"}.
 - 2 players with Lopaka: `deal` per seat (11 each), `pile` = the 3 undealt
   cards, `passes` per seat {"other"} and null for Lopaka, `lopaka` = his seat.
+- The Bottle Imp (`rules.game` "bottle-imp", 3–6 players): as 3–4 players,
+  except that with 5 the dealer is dealt a card fewer and lays none away, so
+  `pile` lists the other four seats' cards in seat order.
 - Bright house: per *holder* (seat 0 first hand, seat 0 second, seat 1 first,
   seat 1 second): `deal`, `pile` and `passes` {"other"}; `open` per seat.
 
@@ -76,13 +79,14 @@ def _pass_keys(rules: Rules) -> tuple[str, ...]:
     return ("other",) if rules.players == 2 else ("left", "right")
 
 
-def _undealt(rules: Rules) -> int:
-    """Cards left over after the deal: with Lopaka they are the bottle pile."""
-    return len(rules.deck) - rules.holders * rules.deal_size
+def _pile_holders(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """Whose pile card each entry of `pile` is: every holder in the bright house,
+    else the seats that lay one (five Bottle Imp players: all but the dealer)."""
+    if rules.bright_house:
+        return tuple(range(rules.holders))
+    return rules.pile_seats(dealer)
 
 
-def _pile_size(rules: Rules) -> int:
-    return _undealt(rules) if rules.lopaka else rules.holders
 
 
 def _table(rules: Rules) -> str:
@@ -91,7 +95,9 @@ def _table(rules: Rules) -> str:
 
 
 def _one_per_holder(rules: Rules) -> str:
-    return "one per hand" if rules.bright_house else "one per seat"
+    if rules.bright_house:
+        return "one per hand"
+    return "one per seat" if rules.dealer_discards else "one per seat but the dealer's"
 
 
 def _lopaka_seat(rules: Rules, dealer: int) -> int | None:
@@ -163,22 +169,13 @@ def _rules_from_json(obj: object) -> Rules:
     part of a hand, so a record drops it: a record from a table playing to 50
     equals the same record read back from JSON."""
     if isinstance(obj, Rules):
-        return Rules(obj.players, obj.hot_bottle, obj.bright_house, deck=obj.deck)
+        return Rules(
+            obj.players, obj.hot_bottle, obj.bright_house, deck=obj.deck, edition=obj.edition
+        )
     if not isinstance(obj, Mapping):
         raise RecordError(f"rules: expected an object, got {_kind(obj)}")
-    if "players" not in obj:
-        raise RecordError("rules.players: missing")
-    players = obj["players"]
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError(f"rules.players: expected 2, 3 or 4, got {_kind(players)}")
-    flags = {}
-    for name in ("hot_bottle", "bright_house"):
-        flag = obj.get(name, False)
-        if not isinstance(flag, bool):
-            raise RecordError(f"rules.{name}: expected true or false, got {_kind(flag)}")
-        flags[name] = flag
     try:
-        return Rules(players=players, **flags)
+        return Rules.from_json(obj)
     except RulesError as exc:
         raise RecordError(f"rules.{exc}") from None
 
@@ -255,17 +252,19 @@ class HandRecord:
         out = []
         for h, cards in enumerate(hands):
             parsed = _cards(deck, cards, f"deal[{h}]")
-            if len(parsed) != rules.deal_size:
+            size = rules.deal_sizes(self.dealer)[h]
+            if len(parsed) != size:
+                who = " the dealer" if size != rules.deal_size else ""
                 raise RecordError(
                     f"deal[{h}]: {len(parsed)} cards, {_table(rules)} hands are "
-                    f"dealt {rules.deal_size}"
+                    f"dealt {size}{who}"
                 )
             out.append(parsed)
         return tuple(out)
 
     def _parse_pile(self, rules: Rules, deck: Deck) -> tuple[Card | None, ...]:
         items = _list(self.pile, "pile", "a list of cards")
-        want = _pile_size(rules)
+        want = rules.pile_size
         if len(items) != want:
             why = "the undealt cards" if rules.lopaka else _one_per_holder(rules)
             raise RecordError(
@@ -428,18 +427,20 @@ class ReplayResult:
     #: The final price card; None is the price joker.
     price: Card | None
     tricks: tuple[Trick, ...]
+    #: What the starting price is called in this deck (JOKER, the Bottle Imp's 19).
+    start_price: str = JOKER
 
     @classmethod
     def of(cls, hand: Hand) -> ReplayResult:
-        cards = hand.deck.cards
-        price = None if hand.price_card is None else cards[hand.price_card]
-        return cls(tuple(hand.scores()), hand.owner, price, tuple(hand.tricks))
+        deck = hand.deck
+        price = None if hand.price_card is None else deck.cards[hand.price_card]
+        return cls(tuple(hand.scores()), hand.owner, price, tuple(hand.tricks), deck.joker_name)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
             "owner": self.owner,
-            "price": JOKER if self.price is None else self.price.ascii,
+            "price": self.start_price if self.price is None else self.price.ascii,
             "tricks": [
                 {
                     "leader": t.leader,
@@ -507,10 +508,11 @@ def _setup_steps(record: HandRecord, hand: Hand) -> list[tuple[str, Action | Non
 
 def _pile_steps(record: HandRecord, hand: Hand, stage_hand: int) -> list[tuple[str, Action | None]]:
     steps: list[tuple[str, Action | None]] = []
-    for seat in hand.setup_seats():
-        holder = hand.holder_of(seat, stage_hand)
-        card = record.pile[holder]
-        steps.append((f"pile[{holder}]", None if card is None else PileCard(seat, card)))
+    order = _pile_holders(record.rules, record.dealer)
+    for seat in hand.pile_seats:
+        i = order.index(hand.holder_of(seat, stage_hand))
+        card = record.pile[i]
+        steps.append((f"pile[{i}]", None if card is None else PileCard(seat, card)))
     return steps
 
 
@@ -717,7 +719,8 @@ def _pile_of(hand: Hand) -> tuple[Card | None, ...]:
     if hand.rules.lopaka:
         return tuple(cards[c] for c in hand.pile)
     out: list[Card | None] = []
-    for holder, seat in enumerate(hand.holder_seat):
+    for holder in _pile_holders(hand.rules, hand.dealer):
+        seat = hand.holder_seat[holder]
         laid = hand.pile_by_seat[seat]
         nth = holder % 2 if hand.rules.bright_house else 0
         out.append(cards[laid[nth]] if nth < len(laid) else None)

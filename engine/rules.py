@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-from .cards import CURSED_BOTTLE, Deck
+from .cards import BOTTLE_IMP, BOTTLE_IMP_FULL, CURSED_BOTTLE, Deck
 
 
 class RulesError(ValueError):
     """A rule set that cannot be played; the message names the field."""
+
+
+class Edition(enum.Enum):
+    """Which game: Cursed Bottle (RULES.md) or the original Bottle Imp it adapts."""
+
+    CURSED_BOTTLE = "cursed-bottle"
+    BOTTLE_IMP = "bottle-imp"
+
+
+#: Players each edition seats (the Bottle Imp's two-player game, Devil's Eye, is
+#: a different deal and trick shape, not yet played here).
+PLAYERS = {Edition.CURSED_BOTTLE: (2, 3, 4), Edition.BOTTLE_IMP: (3, 4, 5, 6)}
+#: Hands of a Bottle Imp game when no end is given: each player deals twice.
+DEALS_PER_PLAYER = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,36 +34,61 @@ class Rules:
     `players` counts people: with 2 a third seat is Lopaka, the dummy, unless
     the bright house is played (then each player has two hands instead).
     The game ends at `target` points, or after `hands` hands when that is set
-    (a tie at the top plays on in both cases).
+    (a tie at the top plays on in both cases).  Without either, Cursed Bottle
+    plays to 100 and the Bottle Imp lets each player deal twice.
     """
 
     players: int = 3
     hot_bottle: bool = False
     bright_house: bool = False
-    target: int | None = 100
+    target: int | None = None
     hands: int | None = None
     #: A game to a target also ends after this many hands (with the hot bottle
     #: totals can sink so that nobody ever reaches the target).
     hand_limit: int = 30
-    deck: Deck = field(default=CURSED_BOTTLE)
+    #: Default: the edition's deck for this many players.
+    deck: Deck | None = None
+    edition: Edition = Edition.CURSED_BOTTLE
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise RulesError(f"players: {self.players!r} is not 2, 3 or 4")
+        set_ = object.__setattr__
+        if not isinstance(self.edition, Edition):
+            raise RulesError(f"game: {self.edition!r} is not one of {_editions()}")
+        allowed = PLAYERS[self.edition]
+        if type(self.players) is not int or self.players not in allowed:
+            raise RulesError(
+                f"players: {self.players!r} is not {_either(allowed)} in {self.edition.value}"
+            )
+        original = self.edition is Edition.BOTTLE_IMP
+        for name in ("hot_bottle", "bright_house"):
+            if original and getattr(self, name):
+                raise RulesError(f"{name}: a Cursed Bottle variant, not part of the Bottle Imp")
         if self.bright_house and self.players != 2:
             raise RulesError("bright_house: the bright house is a two-player variant")
         if self.hands is not None:
-            if not isinstance(self.hands, int) or self.hands < 1:
+            if type(self.hands) is not int or self.hands < 1:
                 raise RulesError(f"hands: {self.hands!r} is not a positive number of hands")
-            object.__setattr__(self, "target", None)
-        elif self.target is None or not isinstance(self.target, int) or self.target < 1:
+            set_(self, "target", None)
+        elif self.target is None:
+            if original:
+                set_(self, "hands", DEALS_PER_PLAYER * self.players)
+            else:
+                set_(self, "target", 100)
+        elif type(self.target) is not int or self.target < 1:
             raise RulesError(f"target: {self.target!r} is not a positive score")
-        if not isinstance(self.hand_limit, int) or self.hand_limit < 1:
+        if type(self.hand_limit) is not int or self.hand_limit < 1:
             raise RulesError(f"hand_limit: {self.hand_limit!r} is not a positive number of hands")
-        if len(self.deck) != 36:
+        want = _deck(self.edition, self.players)
+        if self.deck is None:
+            set_(self, "deck", want)
+        elif len(self.deck) != len(want):
             raise RulesError(
-                f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need 36"
+                f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need {len(want)}"
             )
+
+    @property
+    def original(self) -> bool:
+        return self.edition is Edition.BOTTLE_IMP
 
     @property
     def lopaka(self) -> bool:
@@ -65,22 +106,92 @@ class Rules:
         return 4 if self.bright_house else self.seats
 
     @property
+    def dealer_discards(self) -> bool:
+        """Five Bottle Imp players: the dealer gets a card fewer and lays none away."""
+        return not (self.original and self.players == 5)
+
+    @property
     def deal_size(self) -> int:
-        """Cards dealt to each holder."""
+        """Cards dealt to each holder (but a dealer who does not discard)."""
         if self.bright_house:
             return 9
-        return 11 if self.lopaka else len(self.deck) // self.players
+        if self.lopaka:
+            return 11
+        return -(-len(self.deck) // self.players)
+
+    def deal_sizes(self, dealer: int) -> tuple[int, ...]:
+        """Cards dealt to each holder when `dealer` deals."""
+        sizes = [self.deal_size] * self.holders
+        if not self.dealer_discards:
+            sizes[dealer] -= 1
+        return tuple(sizes)
+
+    def pile_seats(self, dealer: int) -> tuple[int, ...]:
+        """Seats that lay a card into the pile, in seat order (not Lopaka: the
+        undealt cards are his pile)."""
+        if self.lopaka:
+            return ()
+        return tuple(s for s in range(self.seats) if self.dealer_discards or s != dealer)
+
+    @property
+    def pile_size(self) -> int:
+        """Cards in the bottle pile once it is laid (with Lopaka: the undealt cards)."""
+        if self.lopaka:
+            return len(self.deck) - sum(self.deal_sizes(0))
+        return self.holders if self.bright_house else len(self.pile_seats(0))
 
     @property
     def tricks(self) -> int:
         """Tricks in a hand, once the pile and the passes are done."""
         if self.bright_house:
             return 8
-        return 11 if self.lopaka else len(self.deck) // self.players - 1
+        return 11 if self.lopaka else self.deal_size - 1
 
     def to_json(self) -> dict:
         """The `rules` object of FORMATS.md (extra fields are allowed there)."""
-        out: dict = {"players": self.players, "hot_bottle": self.hot_bottle}
+        out: dict = {"players": self.players}
+        if self.original:
+            out["game"] = self.edition.value
+            return out
+        out["hot_bottle"] = self.hot_bottle
         if self.bright_house:
             out["bright_house"] = True
         return out
+
+    @classmethod
+    def from_json(cls, obj: object) -> Rules:
+        """Read a `rules` object (records, positions, the store): the hand's rules
+        only, so how the game ends is not read.  Raises RulesError naming the field."""
+        if not isinstance(obj, Mapping):
+            raise RulesError('expected an object like {"players": 3, "hot_bottle": false}')
+        game = obj.get("game", Edition.CURSED_BOTTLE.value)
+        try:
+            edition = Edition(game)
+        except ValueError:
+            raise RulesError(f"game: {game!r} is not one of {_editions()}") from None
+        if "players" not in obj:
+            raise RulesError("players: missing")
+        players = obj["players"]
+        if type(players) is not int:
+            raise RulesError(f"players: {players!r} is not {_either(PLAYERS[edition])}")
+        flags = {}
+        for name in ("hot_bottle", "bright_house"):
+            flag = obj.get(name, False)
+            if not isinstance(flag, bool):
+                raise RulesError(f"{name}: {flag!r} is not true or false")
+            flags[name] = flag
+        return cls(players=players, edition=edition, **flags)
+
+
+def _deck(edition: Edition, players: int) -> Deck:
+    if edition is Edition.CURSED_BOTTLE:
+        return CURSED_BOTTLE
+    return BOTTLE_IMP if players <= 4 else BOTTLE_IMP_FULL
+
+
+def _either(values: tuple[int, ...]) -> str:
+    return ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
+
+
+def _editions() -> str:
+    return " or ".join(repr(e.value) for e in Edition)

@@ -152,7 +152,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         passes_given=tuple((to, cards[c]) for to, c, _ in given),
         passes_received=tuple((g, cards[c]) for g, c in received),
         known=known,
-        voids=tuple(frozenset(Suit(s) for s in iter_bits(v)) for v in hand.voids),
+        voids=tuple(frozenset(hand.deck.suits[s] for s in iter_bits(v)) for v in hand.voids),
         leader=hand.leader,
         trick_order=hand.trick_order(hand.leader) if hand.phase is Phase.PLAY else (),
         trick=tuple(

@@ -27,7 +27,7 @@ from cursedbottle.engine.events import (
 )
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules
 
 DECK = CURSED_BOTTLE
 
@@ -45,6 +45,22 @@ DECK_POINTS = 69
 #: Cards below the price joker (6½): A..6 in three suits.
 JOKER_THRESHOLD = 18
 
+#: The Bottle Imp deck (decks/bottle-imp-original.csv, written out again): per
+#: colour, number:coins; the half numbers are the 5–6 player cards.
+BOTTLE_IMP_CARDS = {
+    "Y": "1:1 2:1 2.5:1 3:2 5:2 7:3 9:3 12:4 12.5:4 15:4 18:5 18.5:5 22:5 22.5:5 25:6 28:6 28.5:6",
+    "B": "4:1 4.5:1 6:1 6.5:1 8:2 8.5:2 10:2 10.5:2 13:3 17:3 20:4 20.5:4 24:4 24.5:4 27:5 "
+    "30:5 30.5:5 32:6 32.5:6 34:6 34.5:6",
+    "R": "11:1 14:1 14.5:1 16:2 16.5:2 21:2 23:3 26:3 26.5:3 29:4 31:4 33:5 35:5 36:6 36.5:6 37:6",
+}
+COINS = {
+    f"{item.split(':')[0]}{colour}": int(item.split(":")[1])
+    for colour, items in BOTTLE_IMP_CARDS.items()
+    for item in items.split()
+}
+#: The Hell card: the Bottle Imp's price before the first purchase.
+HELL = 19
+
 #: Every variant the properties run over.
 CONFIGS: tuple[Rules, ...] = (
     Rules(3),
@@ -55,11 +71,17 @@ CONFIGS: tuple[Rules, ...] = (
     Rules(2, hot_bottle=True),
     Rules(2, bright_house=True),
     Rules(2, bright_house=True, hot_bottle=True),
+    Rules(3, edition=Edition.BOTTLE_IMP),
+    Rules(4, edition=Edition.BOTTLE_IMP),
+    Rules(5, edition=Edition.BOTTLE_IMP),
+    Rules(6, edition=Edition.BOTTLE_IMP),
 )
 
 
 def config_id(rules: Rules) -> str:
     name = f"{rules.players}p"
+    if rules.original:
+        return f"imp-{name}"
     if rules.players == 2:
         name += "-bright" if rules.bright_house else "-lopaka"
     if rules.hot_bottle:
@@ -80,18 +102,37 @@ def mask(text: str) -> int:
     return DECK.mask_of(cards(text))
 
 
-def order_index(c: Card) -> int:
-    """The place of a card in the total order of RULES.md, computed from its face."""
+def order_index(c: Card) -> float:
+    """Where a card stands, computed from its face: its place in the total order
+    of RULES.md, or a Bottle Imp card's number."""
+    if c.suit.letter in BOTTLE_IMP_CARDS:
+        return float(c.rank)
     return RANKS.index(c.rank) * 3 + SUITS.index(c.suit.letter)
 
 
+def start_price(rules: Rules) -> float:
+    """The price before the first purchase, on the scale of `order_index`."""
+    return HELL if rules.original else JOKER_THRESHOLD
+
+
 def points(cs) -> int:
-    """Points of cards by the RULES.md table (not the engine's)."""
-    return sum(RANK_POINTS[c.rank] for c in cs)
+    """Points of cards by the RULES.md table or the Bottle Imp's coins (not the engine's)."""
+    return sum(COINS[c.ascii] if c.ascii in COINS else RANK_POINTS[c.rank] for c in cs)
+
+
+def deck_points(rules: Rules) -> int:
+    if not rules.original:
+        return DECK_POINTS
+    basic = [k for k in COINS if "." not in k]
+    return sum(COINS[k] for k in (COINS if rules.players >= 5 else basic))
 
 
 def expected_tricks(rules: Rules) -> int:
-    """RULES.md: 11 tricks with 3 players, 8 with 4, 11 with Lopaka, 8 in the bright house."""
+    """RULES.md: 11 tricks with 3 players, 8 with 4, 11 with Lopaka, 8 in the bright house.
+    The Bottle Imp: 36 cards for 3–4 players, 54 for 5–6, one each to the pile but the
+    dealer's with 5."""
+    if rules.original:
+        return {3: 11, 4: 8, 5: 10, 6: 8}[rules.players]
     if rules.bright_house:
         return 8
     if rules.players == 2:
@@ -100,6 +141,8 @@ def expected_tricks(rules: Rules) -> int:
 
 
 def expected_pile_size(rules: Rules) -> int:
+    if rules.original:
+        return rules.players - (rules.players == 5)
     if rules.bright_house:
         return 4
     if rules.players == 2:
@@ -158,18 +201,19 @@ def card_places(hand: Hand) -> list[tuple[str, int]]:
 
 
 def assert_every_card_once(hand: Hand) -> None:
-    """Each of the 36 cards is in exactly one place; counted one by one."""
+    """Each card of the deck is in exactly one place; counted one by one."""
+    deck = hand.deck
     seen: dict[int, str] = {}
     for name, m in card_places(hand):
-        for c in DECK.cards_of(m):
+        for c in deck.cards_of(m):
             assert c.index not in seen, f"{c} is in {seen[c.index]} and in {name}"
             seen[c.index] = name
         # a list-valued place must not hold a card twice either
     assert len(hand.pile) == len(set(hand.pile)), f"pile holds a card twice: {hand.pile}"
     assert len(hand.trick) == len(set(hand.trick)), f"trick holds a card twice: {hand.trick}"
-    missing = [c for c in DECK.cards if c.index not in seen]
+    missing = [c for c in deck.cards if c.index not in seen]
     assert not missing, f"cards in no place: {missing}"
-    assert len(seen) == 36
+    assert len(seen) == (54 if hand.rules.original and hand.rules.players >= 5 else 36)
 
 
 def play_random_game(
@@ -297,6 +341,7 @@ def _temporary_data_dir(tmp_path_factory):
     real one (nor share one with another test run: the database is locked)."""
     old = os.environ.get("XDG_DATA_HOME")
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("xdg-state"))  # saved seats
     yield
     if old is None:
         os.environ.pop("XDG_DATA_HOME", None)

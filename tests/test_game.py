@@ -16,7 +16,7 @@ from conftest import DECK, play_random_game
 from cursedbottle.engine.errors import IllegalAction
 from cursedbottle.engine.events import GameEnded, GameStarted, HandEnded, HandStarted, Phase
 from cursedbottle.engine.game import Game
-from cursedbottle.engine.rules import Rules, RulesError
+from cursedbottle.engine.rules import Edition, Rules, RulesError
 
 
 def _last_action(game: Game, rng: random.Random):
@@ -211,7 +211,10 @@ def test_lopaka_sits_at_the_dealers_right_every_hand():
         ({"players": 4, "bright_house": True}, "bright_house"),
         ({"players": 3, "hands": 0}, "hands"),
         ({"players": 3, "target": 0}, "target"),
-        ({"players": 3, "target": None}, "target"),
+        ({"players": 3, "target": "100"}, "target"),
+        ({"players": 2, "edition": Edition.BOTTLE_IMP}, "players"),
+        ({"players": 7, "edition": Edition.BOTTLE_IMP}, "players"),
+        ({"players": 3, "hot_bottle": True, "edition": Edition.BOTTLE_IMP}, "hot_bottle"),
     ],
 )
 def test_unplayable_rule_sets_are_refused(kwargs, field):

@@ -36,6 +36,7 @@ RULE_WORDS = {
     Rule.SAME_CARD_TWICE: ("twice",),
     Rule.FOLLOW_SUIT: ("follow suit",),
     Rule.WRONG_HAND: ("hand",),
+    Rule.DEALER_KEEPS_CARDS: ("deals to five",),
 }
 
 

@@ -482,9 +482,9 @@ MALFORMED = [
     ("3p", ("rules",), DELETE, "rules: missing"),
     ("3p", ("rules",), 3, "rules: expected an object, got a number"),
     ("3p", ("rules", "players"), DELETE, "rules.players: missing"),
-    ("3p", ("rules", "players"), "3", "rules.players: expected 2, 3 or 4, got a string"),
-    ("3p", ("rules", "players"), 5, "rules.players: 5 is not 2, 3 or 4"),
-    ("3p", ("rules", "hot_bottle"), "no", "rules.hot_bottle: expected true or false, got a string"),
+    ("3p", ("rules", "players"), "3", "rules.players: '3' is not 2, 3 or 4"),
+    ("3p", ("rules", "players"), 5, "rules.players: 5 is not 2, 3 or 4 in cursed-bottle"),
+    ("3p", ("rules", "hot_bottle"), "no", "rules.hot_bottle: 'no' is not true or false"),
     (
         "3p",
         ("rules", "bright_house"),

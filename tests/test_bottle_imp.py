@@ -1,0 +1,226 @@
+"""The original Bottle Imp (seeds/bottle-imp-original-*.txt, decks/bottle-imp-original.csv):
+the deck as data, every worked example of the seed, and the deal shapes for 3–6
+players.  The random-game properties run over these rule sets too
+(tests/test_properties.py, CONFIGS)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import COINS, HELL, fingerprint, play_random_game, points
+from cursedbottle.engine.actions import PileCard
+from cursedbottle.engine.cards import BOTTLE_IMP, BOTTLE_IMP_FULL, Suit
+from cursedbottle.engine.errors import IllegalAction, Rule
+from cursedbottle.engine.events import HandEnded, Phase
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.records import HandRecord, RecordError, record_of, replay
+from cursedbottle.engine.rules import Edition, Rules, RulesError
+from cursedbottle.engine.tricks import trick_winner
+
+
+def imp(players: int, **kw) -> Rules:
+    return Rules(players, edition=Edition.BOTTLE_IMP, **kw)
+
+
+# ------------------------------------------------------------------- the deck
+
+
+def test_the_basic_deck_is_1_to_37_without_19_in_three_colours():
+    numbers = sorted(float(c.rank) for c in BOTTLE_IMP.cards)
+    assert numbers == [n for n in range(1, 38) if n != HELL]
+    assert BOTTLE_IMP.suits == (Suit.YELLOW, Suit.BLUE, Suit.RED)
+    for mask in BOTTLE_IMP.suit_masks:
+        cards = BOTTLE_IMP.cards_of(mask)
+        assert len(cards) == 12 and sum(c.points for c in cards) == 42  # decks/README.md
+    assert sum(BOTTLE_IMP.points) == 126
+
+
+def test_the_full_deck_adds_the_18_half_numbers():
+    halves = [c for c in BOTTLE_IMP_FULL.cards if "." in c.rank]
+    assert len(BOTTLE_IMP_FULL) == 54 and len(halves) == 18
+    assert sorted(float(c.rank) for c in halves) == [n + 0.5 for n in range(2, 37, 2)]
+
+
+@pytest.mark.parametrize("deck", [BOTTLE_IMP, BOTTLE_IMP_FULL], ids=lambda d: d.name)
+def test_cards_are_ordered_by_number_and_score_their_coins(deck):
+    numbers = [float(c.rank) for c in deck.cards]
+    assert numbers == sorted(numbers)
+    for c in deck.cards:
+        assert c.points == COINS[c.ascii], c
+    # the Hell card (19) is the starting price: exactly the cards below 19 buy
+    below = [c for c in deck.cards if c.index < deck.joker_position]
+    assert all(float(c.rank) < HELL for c in below)
+    assert len(below) == sum(1 for n in numbers if n < HELL)
+    assert deck.joker_name == "19"
+
+
+def test_cards_are_written_number_then_colour_letter():
+    c = BOTTLE_IMP_FULL.card("2.5y")
+    assert (c.rank, c.suit, c.ascii) == ("2.5", Suit.YELLOW, "2.5Y")
+    assert BOTTLE_IMP.card("37R").points == 6
+    with pytest.raises(ValueError, match="1Y, 20B, 37R"):
+        BOTTLE_IMP.card("19Y")
+    with pytest.raises(ValueError):
+        BOTTLE_IMP.card("2.5Y")  # a half number: only in 5–6 player games
+
+
+# --------------------------------------------------------------- the examples
+
+
+def _cards(deck, text: str):
+    return [deck.card(t) for t in text.split()]
+
+
+def test_seed_example_the_closest_card_below_the_price_wins_and_buys():
+    """Price 19; Adam 24, Betty 15, Christian 17, Doris 32: Christian's 17 is the highest
+    card below 19, so he takes the trick and the bottle, and the price becomes 17."""
+    deck = BOTTLE_IMP
+    trick = [c.index for c in _cards(deck, "24B 15Y 17B 32B")]
+    assert trick_winner(trick, deck.joker_position) == (2, True)
+
+
+def _table_of_four() -> Hand:
+    """Four players: Adam (0) leads, Betty (1) has no blue, Christian (2), Doris (3)."""
+    rules = imp(4)
+    deck = rules.deck
+    return Hand.at_position(
+        rules,
+        holdings=[_cards(deck, h) for h in ("24B 1Y", "15Y 2Y", "17B 3Y", "32B 5Y")],
+        pile=_cards(deck, "36R 37R 35R 33R"),
+        price_card=None,
+        owner=None,
+        taken=[[], [], [], []],
+        leader=0,
+        trick=[],
+    )
+
+
+def _play(hand: Hand, text: str) -> None:
+    for c in _cards(hand.deck, text):
+        hand.push_unchecked(c.index)
+
+
+def test_seed_example_in_a_hand_the_buyer_keeps_the_trick_but_not_the_price_card():
+    hand = _table_of_four()
+    _play(hand, "24B 15Y 17B 32B")
+    deck = hand.deck
+    done = hand.tricks[-1]
+    assert (done.winner, done.bought) == (2, True)
+    assert hand.owner == 2 and hand.price_card == deck.card("17B").index
+    # "He does not take the 19 card": the winning card becomes the price, the rest is his
+    assert deck.cards_of(hand.taken[2]) == _cards(deck, "15Y 24B 32B")
+    assert hand.leader == 2  # "Christian will lead the next trick"
+
+
+def test_seed_example_the_old_price_card_goes_to_the_former_owner_and_the_owner_pays():
+    hand = _table_of_four()
+    _play(hand, "24B 15Y 17B 32B")  # Christian buys at 17
+    _play(hand, "3Y 5Y 1Y 2Y")  # all below 17: Doris' 5 is closest, she buys at 5
+    deck = hand.deck
+    assert hand.is_over and hand.owner == 3
+    assert hand.price_card == deck.card("5Y").index
+    # the card that showed the old price (17) goes to its former owner, Christian
+    assert deck.cards_of(hand.taken[2]) == _cards(deck, "15Y 17B 24B 32B")
+    assert deck.cards_of(hand.taken[3]) == _cards(deck, "1Y 2Y 3Y")
+    # coins for the tricks; the owner loses the Devil's Trick instead
+    pile = points(_cards(deck, "36R 37R 35R 33R"))
+    assert hand.scores() == (0, 0, points(_cards(deck, "15Y 17B 24B 32B")), -pile)
+    assert pile == 6 + 6 + 5 + 5
+
+
+def test_once_the_price_is_below_every_card_left_nobody_can_buy():
+    hand = _table_of_four()
+    _play(hand, "1Y 2Y 3Y 5Y")  # Doris buys at 5 in the first trick
+    assert hand.owner == 3 and hand.price_card == hand.deck.card("5Y").index
+    _play(hand, "32B 24B 15Y 17B")  # nothing below 5 is left: the highest card wins
+    assert hand.tricks[-1].bought is False and hand.tricks[-1].winner == 3
+    assert hand.owner == 3  # stuck with the bottle
+
+
+# ------------------------------------------------------------ the deal shapes
+
+
+@pytest.mark.parametrize(
+    ("players", "deck", "dealt", "pile", "tricks"),
+    [
+        (3, 36, (12, 12, 12), 3, 11),
+        (4, 36, (9, 9, 9, 9), 4, 8),
+        (5, 54, (10, 11, 11, 11, 11), 4, 10),
+        (6, 54, (9, 9, 9, 9, 9, 9), 6, 8),
+    ],
+)
+def test_deal_for_each_table_size(players, deck, dealt, pile, tricks):
+    """Seed, Setup 3–4: 36 cards, 12 / 9 each; 5–6: all 54, with 5 the dealer gets one
+    fewer and does not discard; everyone passes one card to each neighbour."""
+    rules = imp(players)
+    game = Game(rules, seed=f"deal{players}", first_dealer=0)
+    hand = game.hand
+    assert len(rules.deck) == deck
+    assert tuple(m.bit_count() for m in hand.dealt) == dealt
+    assert set(game.to_act()) == set(range(players)) - ({0} if players == 5 else set())
+    rng = random.Random(players)
+    while hand.phase is not Phase.PLAY:
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(hand.pile) == pile
+    assert len(hand.pass_log) == 2 * players
+    assert {m.bit_count() for m in hand.holdings} == {tricks}
+    assert hand.leader == 1  # left of the dealer
+
+
+def test_with_five_the_dealer_lays_no_card_away_and_is_told_why():
+    game = Game(imp(5), seed="five", first_dealer=2)
+    hand = game.hand
+    card = hand.deck.cards_of(hand.holdings[2])[0]
+    before = fingerprint(hand)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(PileCard(2, card))
+    assert info.value.rule is Rule.DEALER_KEEPS_CARDS
+    assert "seat 2 deals" in str(info.value)
+    assert fingerprint(hand) == before
+
+
+def test_a_game_lets_each_player_deal_twice_unless_told_otherwise():
+    assert imp(3).hands == 6 and imp(5).hands == 10
+    assert imp(4, target=200).hands is None
+    game = play_random_game(imp(5), "twice", random.Random(1))
+    ended = [e for e in game.events if isinstance(e, HandEnded)]
+    assert len(ended) >= 10 and game.is_over
+    dealers = [h.dealer for h in game.hands[:10]]
+    assert sorted(dealers) == sorted(list(range(5)) * 2)
+
+
+def test_cursed_bottle_variants_are_refused_by_name():
+    for field in ("hot_bottle", "bright_house"):
+        with pytest.raises(RulesError, match=field):
+            imp(3, **{field: True})
+    with pytest.raises(RulesError, match=r"players: 2 is not 3, 4, 5 or 6 in bottle-imp"):
+        imp(2)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_records_of_bottle_imp_hands_round_trip_through_json(players):
+    game = play_random_game(imp(players, hands=1), f"rec{players}", random.Random(players))
+    hand = game.hands[0]
+    record = record_of(hand)
+    text = json.dumps(record.to_json())
+    again = HandRecord.from_json(json.loads(text))
+    assert again == record
+    assert json.loads(text)["rules"] == {"players": players, "game": "bottle-imp"}
+    assert len(json.loads(text)["pile"]) == players - (players == 5)
+    assert list(replay(again).scores) == list(hand.scores())
+
+
+def test_a_malformed_bottle_imp_record_names_the_field():
+    game = play_random_game(imp(5, hands=1), "bad", random.Random(2))
+    obj = record_of(game.hands[0]).to_json()
+    obj["pile"] = obj["pile"] + [obj["pile"][0]]
+    with pytest.raises(RecordError, match=r"pile: 5 cards, a 5-player pile has 4 \(one per seat "
+                       r"but the dealer's\)"):
+        HandRecord.from_json(obj)
+    obj = record_of(game.hands[0]).to_json()
+    obj["rules"]["game"] = "bottle-demon"
+    with pytest.raises(RecordError, match=r"rules\.game: 'bottle-demon' is not one of"):
+        HandRecord.from_json(obj)
