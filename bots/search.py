@@ -175,10 +175,11 @@ def _sample_original_deal(
         placed.add(card)
     rest = [c for c in deck.cards if c not in placed]
     rng.shuffle(rest)
+    sizes = rules.deal_sizes(view.dealer)
     for h in range(holders):
         if deal[h] is None:
             mine = fixed.get(h, [])
-            take = rules.deal_size - len(mine)
+            take = sizes[h] - len(mine)
             deal[h] = sorted(mine + rest[:take])
             rest = rest[take:]
     return deal, sorted(rest)  # type: ignore[return-value]

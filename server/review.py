@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cursedbottle.engine.cards import JOKER
 from cursedbottle.engine.events import HandEnded
 from cursedbottle.engine.records import HandRecord, replay_hand
 from cursedbottle.v1 import table_pb2
@@ -128,7 +127,7 @@ def review_msg(
             mistakes=review["mistakes"][seat],
             analysed=review["analysed"][seat],
         )
-    if review["price"] != JOKER:
+    if review["price"] != deck.joker_name:
         out.price.CopyFrom(wire.card_msg(deck.card(review["price"])))
     return out
 

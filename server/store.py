@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
-from cursedbottle.engine.cards import CURSED_BOTTLE, Deck
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.cards import Deck
+from cursedbottle.engine.rules import Edition, Rules
 
 if TYPE_CHECKING:
     from .tables import Lobby, Table
@@ -131,7 +131,7 @@ def encode_action(action: Action) -> str:
     return json.dumps(out, separators=(",", ":"))
 
 
-def decode_action(text: str, deck: Deck = CURSED_BOTTLE) -> Action:
+def decode_action(text: str, deck: Deck) -> Action:
     kind, *rest = json.loads(text)
     if kind == "play":
         return Play(rest[0], deck.card(rest[1]))
@@ -154,17 +154,22 @@ def rules_to_json(rules: Rules) -> str:
             "target": rules.target,
             "hands": rules.hands,
             "deck": rules.deck.name,
+            "game": rules.edition.value,
         }
     )
 
 
 def rules_from_json(text: str) -> Rules:
     obj = json.loads(text)
-    if obj.get("deck", CURSED_BOTTLE.name) != CURSED_BOTTLE.name:
-        raise StoreError(f"deck {obj['deck']!r}: this server plays the {CURSED_BOTTLE.name} deck")
-    if obj.get("hands") is not None:
-        return Rules(obj["players"], obj["hot_bottle"], obj["bright_house"], hands=obj["hands"])
-    return Rules(obj["players"], obj["hot_bottle"], obj["bright_house"], target=obj["target"])
+    try:
+        edition = Edition(obj.get("game", Edition.CURSED_BOTTLE.value))
+    except ValueError:
+        raise StoreError(f"game {obj['game']!r}: this server does not know that game") from None
+    end = {"hands": obj["hands"]} if obj.get("hands") is not None else {"target": obj["target"]}
+    rules = Rules(obj["players"], obj["hot_bottle"], obj["bright_house"], edition=edition, **end)
+    if obj.get("deck", rules.deck.name) != rules.deck.name:
+        raise StoreError(f"deck {obj['deck']!r}: this server plays {rules.deck.name} here")
+    return rules
 
 
 # ------------------------------------------------------------------ reading
@@ -559,7 +564,14 @@ class Store:
                 out.append(table)
             return out
 
-    def actions(self, table_id: str, deck: Deck = CURSED_BOTTLE) -> list[tuple[Action, int]]:
+    def actions(self, table_id: str, deck: Deck | None = None) -> list[tuple[Action, int]]:
+        """The table's accepted actions with their times (`deck`: the table's, when
+        the caller has its rules at hand already)."""
+        if deck is None:
+            stored = self.table(table_id)
+            if stored is None:
+                raise StoreError(f"{self.path}: no table {table_id}")
+            deck = stored.rules.deck
         with self._transaction():
             rows = self.db.execute(
                 "SELECT n, action, time_ns FROM actions WHERE table_id = ? ORDER BY n",

@@ -14,17 +14,16 @@ from functools import cache, lru_cache
 
 from cursedbottle.engine import events as ev
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
-from cursedbottle.engine.cards import CURSED_BOTTLE, Card
+from cursedbottle.engine.cards import Card, Deck, Suit
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
-from cursedbottle.engine.rules import Rules, RulesError
+from cursedbottle.engine.rules import Edition, Rules, RulesError
 from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import game_pb2 as pb
 
 from .errors import invalid, shorten
 
-DECK = CURSED_BOTTLE
 MAX_CARD_TEXT = 8
 
 _PHASES = {
@@ -34,8 +33,17 @@ _PHASES = {
     Phase.PLAY: pb.PHASE_PLAY,
     Phase.OVER: pb.PHASE_OVER,
 }
-#: engine Suit (0 ♦, 1 ♥, 2 ♠) → wire Suit.
-_SUITS = (pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)
+#: engine Suit → wire Suit.
+_SUITS = {
+    Suit.DIAMONDS: pb.SUIT_DIAMONDS,
+    Suit.HEARTS: pb.SUIT_HEARTS,
+    Suit.SPADES: pb.SUIT_SPADES,
+    Suit.YELLOW: pb.SUIT_YELLOW,
+    Suit.BLUE: pb.SUIT_BLUE,
+    Suit.RED: pb.SUIT_RED,
+}
+_GAMES = {Edition.CURSED_BOTTLE: pb.GAME_CURSED_BOTTLE, Edition.BOTTLE_IMP: pb.GAME_BOTTLE_IMP}
+_EDITIONS = {v: k for k, v in _GAMES.items()} | {pb.GAME_UNSPECIFIED: Edition.CURSED_BOTTLE}
 
 
 # ------------------------------------------------------------------- seats
@@ -73,8 +81,7 @@ def current_map(game: Game) -> SeatMap:
 
 
 @cache
-def _card_bytes(index: int) -> bytes:
-    card = DECK.cards[index]
+def _card_bytes(card: Card) -> bytes:
     return pb.Card(
         code=card.ascii,
         order=card.index,
@@ -85,33 +92,35 @@ def _card_bytes(index: int) -> bytes:
 
 
 def card_msg(card: Card) -> pb.Card:
-    return pb.Card.FromString(_card_bytes(card.index))
+    return pb.Card.FromString(_card_bytes(card))
 
 
 def set_card(field: pb.Card, card: Card | None) -> None:
     """Fill a singular Card field (left unset for None: hidden, or the joker)."""
     if card is not None:
-        field.MergeFromString(_card_bytes(card.index))
+        field.MergeFromString(_card_bytes(card))
 
 
 def add_cards(field, cards: Iterable[Card]) -> None:
     for card in cards:
-        field.add().MergeFromString(_card_bytes(card.index))
+        field.add().MergeFromString(_card_bytes(card))
 
 
-def card_from_msg(msg: pb.Card, what: str = "card") -> Card:
+def card_from_msg(msg: pb.Card, deck: Deck, what: str = "card") -> Card:
     """The card a request names, or INVALID_ARGUMENT saying how to write one."""
     code = msg.code
+    examples = deck.examples
     if not code:
-        raise invalid("MALFORMED", f"{what}: no card given (write rank then suit, e.g. AD, 10H)")
+        raise invalid("MALFORMED", f"{what}: no card given (write rank then suit, e.g. {examples})")
     if len(code) > MAX_CARD_TEXT:
-        raise invalid("MALFORMED", f"{what}: {shorten(code)} is not a card (e.g. AD, 10H, QS)")
+        raise invalid("MALFORMED", f"{what}: {shorten(code)} is not a card (e.g. {examples})")
     try:
-        return DECK.card(code)
+        return deck.card(code)
     except ValueError:
         raise invalid(
             "MALFORMED",
-            f"{what}: {shorten(code)} is not a card (write rank then suit: AD, 10H, QS)",
+            f"{what}: {shorten(code)} is not a card of this game "
+            f"(write rank then suit: {examples})",
         ) from None
 
 
@@ -121,6 +130,8 @@ def card_from_msg(msg: pb.Card, what: str = "card") -> Card:
 def rules_msg(rules: Rules) -> pb.Rules:
     msg = pb.Rules(players=rules.players, hot_bottle=rules.hot_bottle)
     msg.bright_house = rules.bright_house
+    msg.game = _GAMES[rules.edition]
+    msg.start_price = rules.deck.joker_name
     if rules.hands is not None:
         msg.hands = rules.hands
     else:
@@ -136,14 +147,19 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
     players = msg.players or 3
     end = msg.WhichOneof("end")
     try:
+        edition = _EDITIONS.get(msg.game)
+        if edition is None:
+            raise RulesError(f"game: {msg.game} is not a game this server knows")
+        kw = {"edition": edition}
         if end == "hands":
             if not 1 <= msg.hands <= MAX_HANDS:
                 raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")
-            return Rules(players, msg.hot_bottle, msg.bright_house, hands=msg.hands)
-        target = msg.target if end == "target" else 100
-        if not 1 <= target <= MAX_TARGET:
-            raise RulesError(f"target: {target} is not between 1 and {MAX_TARGET}")
-        return Rules(players, msg.hot_bottle, msg.bright_house, target=target)
+            kw["hands"] = msg.hands
+        elif end == "target":
+            if not 1 <= msg.target <= MAX_TARGET:
+                raise RulesError(f"target: {msg.target} is not between 1 and {MAX_TARGET}")
+            kw["target"] = msg.target
+        return Rules(players, msg.hot_bottle, msg.bright_house, **kw)
     except RulesError as exc:
         raise invalid("BAD_RULES", f"rules: {exc}") from None
 
@@ -173,17 +189,18 @@ def action_from_msg(msg: pb.Action, player: int, game: Game) -> Action:
     """
     seats = current_map(game)
     seat = game.seat_of(player)
+    deck = game.rules.deck
     kind = msg.WhichOneof("kind")
     if kind == "play":
-        return Play(seat, card_from_msg(msg.play.card))
+        return Play(seat, card_from_msg(msg.play.card, deck))
     if kind == "pile":
-        return PileCard(seat, card_from_msg(msg.pile.card))
+        return PileCard(seat, card_from_msg(msg.pile.card, deck))
     if kind == "pass_card":
         to = msg.pass_card.to
         if to not in seats.to_hand:
             last = len(seats.to_wire) - 1
             raise invalid("NO_SUCH_SEAT", f"pass_card.to: there is no seat {to} (seats 0…{last})")
-        return PassCard(seat, seats.to_hand[to], card_from_msg(msg.pass_card.card))
+        return PassCard(seat, seats.to_hand[to], card_from_msg(msg.pass_card.card, deck))
     if kind == "choose_open":
         hand = msg.choose_open.hand
         if hand not in (0, 1):

@@ -7,7 +7,7 @@ import asyncio
 import grpc
 import pytest
 from cursedbottle.server.remote import watch
-from cursedbottle.v1 import table_pb2
+from cursedbottle.v1 import game_pb2, table_pb2
 from test_server_support import (
     add_bots,
     create,
@@ -343,5 +343,42 @@ def test_a_thinking_bot_does_not_delay_other_tables(monkeypatch):
             assert table_of(running, fast).game.is_over
             assert time.perf_counter() - began < 0.9, "the fast table did not wait"
             assert len(table_of(running, slow).game.actions) == 0
+
+    run(main())
+
+
+def test_a_five_player_bottle_imp_table_over_the_wire():
+    """The original game: 54 numbered cards in three colours, the dealer a card short."""
+
+    async def main():
+        async with serving() as (running, stub):
+            imp = rules(5, hands=1, game=game_pb2.GAME_BOTTLE_IMP)
+            table_id, host = await create(stub, imp)
+            seats = await seat_humans(stub, table_id, 5)
+
+            async def start():
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+
+            await play_out(seats, start)
+            game = table_of(running, table_id).game
+            assert game.is_over and len(game.hands) == 1
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            assert info.rules.game == game_pb2.GAME_BOTTLE_IMP
+            assert info.rules.start_price == "19"
+            dealer = game.hands[0].dealer
+            colours = {game_pb2.SUIT_YELLOW, game_pb2.SUIT_BLUE, game_pb2.SUIT_RED}
+            for seat in seats:
+                (dealt,) = [
+                    e.cards_dealt
+                    for e in seat.events
+                    if e.HasField("cards_dealt") and e.cards_dealt.seat == seat.seat
+                ]
+                assert len(dealt.cards) == (10 if seat.seat == dealer else 11)
+                assert {c.suit for c in dealt.cards} <= colours
+                assert all(1 <= c.points <= 6 for c in dealt.cards)
+                (ended,) = [e.hand_ended for e in seat.events if e.HasField("hand_ended")]
+                assert len(ended.pile) == 4  # the dealer lays no card away
+                assert list(ended.scores) == list(game.hands[0].scores())
+            assert len(public_plays(seats[0].events)) == 50
 
     run(main())

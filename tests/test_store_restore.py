@@ -23,6 +23,8 @@ from cursedbottle.server.store import (
     decode_action,
     default_db_path,
     encode_action,
+    rules_from_json,
+    rules_to_json,
 )
 from cursedbottle.v1 import table_pb2
 from test_server_support import (
@@ -247,14 +249,21 @@ def test_the_default_database_lives_in_the_xdg_data_directory(tmp_path, monkeypa
 def test_actions_round_trip_through_their_stored_form():
     import random
 
-    from cursedbottle.engine.rules import Rules
+    from cursedbottle.engine.rules import Edition, Rules
 
-    for r in (Rules(3, hands=1), Rules(2, hands=1), Rules(2, bright_house=True, hands=1)):
+    for r in (
+        Rules(3, hands=1),
+        Rules(2, hands=1),
+        Rules(2, bright_house=True, hands=1),
+        Rules(5, hands=1, edition=Edition.BOTTLE_IMP),
+    ):
         game = Game(r, seed="codec")
         rng = random.Random(3)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
-        assert [decode_action(encode_action(a)) for a in game.actions] == game.actions
+        decoded = [decode_action(encode_action(a), r.deck) for a in game.actions]
+        assert decoded == game.actions
+        assert rules_from_json(rules_to_json(r)) == r
 
 
 def test_a_table_that_cannot_be_rebuilt_is_skipped_and_the_others_come_back(tmp_path, caplog):
