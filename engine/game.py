@@ -35,7 +35,7 @@ class Game:
         self.seed = seed
         players = rules.players
         if first_dealer is None:
-            first_dealer = _rng(seed, "dealer").randrange(players)
+            first_dealer = rules.dealer_of(_rng(seed, "dealer").randrange(players), 1)
         elif not 0 <= first_dealer < players:
             raise ValueError(f"first_dealer: {first_dealer!r} is not a player of {players}")
         self.first_dealer = first_dealer
@@ -63,7 +63,7 @@ class Game:
 
     @property
     def dealer_player(self) -> int:
-        return (self.first_dealer + len(self.hands) - 1) % self.rules.players
+        return self.rules.dealer_of(self.first_dealer, len(self.hands))
 
     @property
     def hand_actions(self) -> list[Action]:
@@ -145,7 +145,7 @@ class Game:
 
     def _start_hand(self) -> None:
         number = len(self.hands) + 1
-        dealer_player = (self.first_dealer + number - 1) % self.rules.players
+        dealer_player = self.rules.dealer_of(self.first_dealer, number)
         seating = self._seating(dealer_player)
         dealer_seat = seating.index(dealer_player)
         deal, undealt = random_deal(self.rules, _rng(self.seed, "hand", number), dealer_seat)
@@ -190,4 +190,4 @@ class Game:
         else:
             reached = max(self.totals) >= rules.target or len(self.hands) >= rules.hand_limit
         top = max(self.totals)
-        return reached and self.totals.count(top) == 1
+        return reached and sum(self.totals[side[0]] == top for side in rules.sides) == 1

@@ -571,7 +571,12 @@ class Hand:
         return tuple(self.deck.points_of(m) for m in self.taken)
 
     def scores(self) -> tuple[int, ...]:
-        """Each seat's score for the hand (Lopaka's too, though it never counts)."""
+        """Each seat's score for the hand as it counts (Lopaka's too, though it never
+        counts; in team mode the side's, see `Rules.team_scores`)."""
+        return self.rules.team_scores(self.own_scores())
+
+    def own_scores(self) -> tuple[int, ...]:
+        """Each seat's own score: its tricks' points, or the pile's loss for the owner."""
         taken = self.points_taken()
         if self.owner is None:
             return taken

@@ -170,7 +170,12 @@ def _rules_from_json(obj: object) -> Rules:
     equals the same record read back from JSON."""
     if isinstance(obj, Rules):
         return Rules(
-            obj.players, obj.hot_bottle, obj.bright_house, deck=obj.deck, edition=obj.edition
+            obj.players,
+            obj.hot_bottle,
+            obj.bright_house,
+            deck=obj.deck,
+            edition=obj.edition,
+            teams=obj.teams,
         )
     if not isinstance(obj, Mapping):
         raise RecordError(f"rules: expected an object, got {_kind(obj)}")

@@ -49,6 +49,9 @@ class Rules:
     #: Default: the edition's deck for this many players.
     deck: Deck | None = None
     edition: Edition = Edition.CURSED_BOTTLE
+    #: The Bottle Imp's team mode: partners opposite each other share their
+    #: points, individuals (five players: seat 0, who always deals) double theirs.
+    teams: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -63,6 +66,8 @@ class Rules:
         for name in ("hot_bottle", "bright_house"):
             if original and getattr(self, name):
                 raise RulesError(f"{name}: a Cursed Bottle variant, not part of the Bottle Imp")
+        if self.teams and not (original and self.players >= 4):
+            raise RulesError("teams: the team mode is the Bottle Imp's, for 4 to 6 players")
         if self.bright_house and self.players != 2:
             raise RulesError("bright_house: the bright house is a two-player variant")
         if self.hands is not None:
@@ -89,6 +94,42 @@ class Rules:
     @property
     def original(self) -> bool:
         return self.edition is Edition.BOTTLE_IMP
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who scores together: partners sit opposite each other (4: 0+2, 1+3;
+        6: 0+3, 1+4, 2+5; 5: seat 0 alone, 1+3, 2+4); without teams everyone alone."""
+        n = self.players
+        if not self.teams:
+            return tuple((s,) for s in range(n))
+        if n == 5:
+            return ((0,), (1, 3), (2, 4))
+        half = n // 2
+        return tuple((s, s + half) for s in range(half))
+
+    @property
+    def side_of(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, its side (itself and its partner)."""
+        out: dict[int, tuple[int, ...]] = {s: side for side in self.sides for s in side}
+        return tuple(out[s] for s in range(self.players))
+
+    def dealer_of(self, first_dealer: int, number: int) -> int:
+        """The player who deals hand `number` (1-based): the deal moves left, but
+        when some play alone in team mode an individual always deals."""
+        if self.teams and self.players == 5:
+            return 0
+        return (first_dealer + number - 1) % self.players
+
+    def team_scores(self, scores: tuple[int, ...]) -> tuple[int, ...]:
+        """Hand scores as they count: partners both get their sum; in team mode an
+        individual's points (a bottle's loss too) count double."""
+        if not self.teams:
+            return scores
+        out = []
+        for side in self.side_of:
+            total = sum(scores[s] for s in side)
+            out.append(2 * total if len(side) == 1 else total)
+        return tuple(out)
 
     @property
     def lopaka(self) -> bool:
@@ -152,6 +193,8 @@ class Rules:
         out: dict = {"players": self.players}
         if self.original:
             out["game"] = self.edition.value
+            if self.teams:
+                out["teams"] = True
             return out
         out["hot_bottle"] = self.hot_bottle
         if self.bright_house:
@@ -175,7 +218,7 @@ class Rules:
         if type(players) is not int:
             raise RulesError(f"players: {players!r} is not {_either(PLAYERS[edition])}")
         flags = {}
-        for name in ("hot_bottle", "bright_house"):
+        for name in ("hot_bottle", "bright_house", "teams"):
             flag = obj.get(name, False)
             if not isinstance(flag, bool):
                 raise RulesError(f"{name}: {flag!r} is not true or false")

@@ -155,6 +155,7 @@ def rules_to_json(rules: Rules) -> str:
             "hands": rules.hands,
             "deck": rules.deck.name,
             "game": rules.edition.value,
+            "teams": rules.teams,
         }
     )
 
@@ -166,7 +167,14 @@ def rules_from_json(text: str) -> Rules:
     except ValueError:
         raise StoreError(f"game {obj['game']!r}: this server does not know that game") from None
     end = {"hands": obj["hands"]} if obj.get("hands") is not None else {"target": obj["target"]}
-    rules = Rules(obj["players"], obj["hot_bottle"], obj["bright_house"], edition=edition, **end)
+    rules = Rules(
+        obj["players"],
+        obj["hot_bottle"],
+        obj["bright_house"],
+        edition=edition,
+        teams=obj.get("teams", False),
+        **end,
+    )
     if obj.get("deck", rules.deck.name) != rules.deck.name:
         raise StoreError(f"deck {obj['deck']!r}: this server plays {rules.deck.name} here")
     return rules

@@ -131,6 +131,7 @@ def rules_msg(rules: Rules) -> pb.Rules:
     msg = pb.Rules(players=rules.players, hot_bottle=rules.hot_bottle)
     msg.bright_house = rules.bright_house
     msg.game = _GAMES[rules.edition]
+    msg.teams = rules.teams
     msg.start_price = rules.deck.joker_name
     if rules.hands is not None:
         msg.hands = rules.hands
@@ -150,7 +151,7 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
         edition = _EDITIONS.get(msg.game)
         if edition is None:
             raise RulesError(f"game: {msg.game} is not a game this server knows")
-        kw = {"edition": edition}
+        kw = {"edition": edition, "teams": msg.teams}
         if end == "hands":
             if not 1 <= msg.hands <= MAX_HANDS:
                 raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")

@@ -75,13 +75,33 @@ CONFIGS: tuple[Rules, ...] = (
     Rules(4, edition=Edition.BOTTLE_IMP),
     Rules(5, edition=Edition.BOTTLE_IMP),
     Rules(6, edition=Edition.BOTTLE_IMP),
+    Rules(4, edition=Edition.BOTTLE_IMP, teams=True),
+    Rules(5, edition=Edition.BOTTLE_IMP, teams=True),
+    Rules(6, edition=Edition.BOTTLE_IMP, teams=True),
 )
+
+
+def team_scores(rules: Rules, own: list[int]) -> list[int]:
+    """The seed's team scoring, written out again: partners sit opposite and add
+    their points, both get the sum; an individual's points count double (five
+    players: seat 0 plays alone)."""
+    if not rules.teams:
+        return own
+    n = rules.players
+    out = []
+    for s in range(n):
+        if n == 5 and s == 0:
+            out.append(2 * own[0])
+            continue
+        partner = (s + 2 - 1) % 4 + 1 if n == 5 else (s + n // 2) % n
+        out.append(own[s] + own[partner])
+    return out
 
 
 def config_id(rules: Rules) -> str:
     name = f"{rules.players}p"
     if rules.original:
-        return f"imp-{name}"
+        return f"imp-{name}" + ("-teams" if rules.teams else "")
     if rules.players == 2:
         name += "-bright" if rules.bright_house else "-lopaka"
     if rules.hot_bottle:

@@ -224,3 +224,45 @@ def test_a_malformed_bottle_imp_record_names_the_field():
     obj["rules"]["game"] = "bottle-demon"
     with pytest.raises(RecordError, match=r"rules\.game: 'bottle-demon' is not one of"):
         HandRecord.from_json(obj)
+
+
+# ------------------------------------------------------------------ team mode
+
+
+def test_team_mode_seats_partners_opposite():
+    assert imp(4, teams=True).sides == ((0, 2), (1, 3))
+    assert imp(6, teams=True).sides == ((0, 3), (1, 4), (2, 5))
+    assert imp(5, teams=True).sides == ((0,), (1, 3), (2, 4))
+    assert imp(5).sides == ((0,), (1,), (2,), (3,), (4,))
+
+
+def test_team_scoring_follows_the_seed():
+    """Teammates add their points and both get the sum (a partner's bottle costs both);
+    an individual's points, the bottle's loss included, count double."""
+    four = imp(4, teams=True)
+    assert four.team_scores((10, -20, 5, 7)) == (15, -13, 15, -13)
+    five = imp(5, teams=True)
+    assert five.team_scores((-9, 4, 6, 8, 1)) == (-18, 12, 7, 12, 7)
+    assert five.team_scores((12, 4, -6, 8, 1)) == (24, 12, -5, 12, -5)
+
+
+def test_a_team_hand_scores_the_side_and_the_totals_follow():
+    game = play_random_game(imp(4, teams=True, hands=1), "teams", random.Random(4))
+    hand = game.hands[0]
+    own = hand.own_scores()
+    assert hand.scores() == (own[0] + own[2], own[1] + own[3]) * 2
+    assert game.totals[0] == game.totals[2] and game.totals[1] == game.totals[3]
+    assert game.is_over and game.totals[0] != game.totals[1]  # one side on top
+
+
+def test_with_five_in_teams_the_individual_always_deals():
+    game = play_random_game(imp(5, teams=True, hands=3), "solo", random.Random(5))
+    assert [h.dealer for h in game.hands] == [0] * len(game.hands)
+    assert all(m.bit_count() == 10 for m in game.hands[0].dealt[:1])
+
+
+def test_team_mode_is_refused_where_the_seed_has_none():
+    with pytest.raises(RulesError, match="teams"):
+        imp(3, teams=True)
+    with pytest.raises(RulesError, match="teams"):
+        Rules(4, teams=True)

@@ -47,6 +47,7 @@ from conftest import (
     play_random_game,
     points,
     start_price,
+    team_scores,
 )
 from cursedbottle.engine.cards import Card
 from cursedbottle.engine.events import GameEnded, HandEnded, HandStarted, Phase, TrickWon
@@ -203,6 +204,7 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
     else:
         scores = list(took)
         scores[owner] = -points(pile) - (took[owner] if rules.hot_bottle else 0)
+    scores = team_scores(rules, scores)
     assert ended.number == hand.number
     assert list(ended.scores) == scores
     assert list(ended.points_taken) == took
@@ -232,6 +234,8 @@ def check_game(game: Game) -> None:
         hand = game.hands[k]
         assert hs.number == hand.number == k + 1
         dealer_player = (game.first_dealer + k) % rules.players  # rotates to the left
+        if rules.teams and rules.players == 5:
+            dealer_player = 0  # "the dealer is always an individual when there are any"
         assert hand.dealer == hs.dealer
         if rules.lopaka:
             assert len(hs.seat_players) == 3
@@ -257,13 +261,26 @@ def check_game(game: Game) -> None:
             if rules.hands is not None
             else max(totals) >= rules.target or k + 1 >= rules.hand_limit
         )
-        decided = reached and totals.count(max(totals)) == 1
+        # partners share a total: the top must be one side's alone
+        tops = [s for s in range(rules.players) if totals[s] == max(totals)]
+        decided = reached and len({team_scores_side(rules, s) for s in tops}) == 1
         assert decided == (game.is_over and k == len(game.hands) - 1), (k, totals)
     assert game.totals == totals
     if game.is_over:
         final = events[-1]
         assert final.winner == game.winner == totals.index(max(totals))
         assert list(final.totals) == totals and final.hands_played == len(game.hands)
+
+
+def team_scores_side(rules: Rules, seat: int) -> int:
+    """The side a seat scores with, named by its lowest seat (the seed: partners
+    opposite; with five players seat 0 alone, 1+3 and 2+4)."""
+    if not rules.teams:
+        return seat
+    n = rules.players
+    if n == 5:
+        return 0 if seat == 0 else (seat - 1) % 2 + 1
+    return seat % (n // 2)
 
 
 # ------------------------------------------------------------------ drivers
