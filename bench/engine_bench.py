@@ -23,13 +23,16 @@ import time
 
 from cursedbottle.bots import make_bot, play_hand_with_bots
 from cursedbottle.engine.game import Game
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules
 
 RULE_SETS = {
     "3 players": Rules(3),
     "4 players": Rules(4),
     "2 players + Lopaka": Rules(2),
     "bright house": Rules(2, bright_house=True),
+    "Bottle Imp 3p": Rules(3, edition=Edition.BOTTLE_IMP),
+    "Bottle Imp 5p": Rules(5, edition=Edition.BOTTLE_IMP),
+    "Bottle Imp 6p teams": Rules(6, edition=Edition.BOTTLE_IMP, teams=True),
 }
 
 
