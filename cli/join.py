@@ -1,12 +1,17 @@
 """`cursed-bottle join HOST[:PORT] --name NAME`: play at a LAN server's tables.
 
 Opens the Textual client in the server's lobby: list the tables, make one,
-take a seat or watch.  `--table ID` goes straight to that table.
+take a seat or watch.  `--table ID` goes straight to that table; a seat this
+client holds there (its token is saved in the user's state directory) is
+resumed instead of taking a new one.  `--tutor` asks before a poor card.
 """
 
 from __future__ import annotations
 
 import argparse
+
+from cursedbottle.cli.errors import fail
+from cursedbottle.cli.play import add_tutor_arguments, check_tutor_threshold
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -20,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="language (default: from the locale)")
     p.add_argument("--hint-budget", type=int, default=1000,
                    help="milliseconds the server thinks about a hint (default: 1000)")
+    add_tutor_arguments(p)
     return p
 
 
@@ -30,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from cursedbottle.client.i18n import detect_lang
     from cursedbottle.client.net import parse_target
 
+    problem = check_tutor_threshold(args)
+    if problem:
+        return fail(problem)
     name = args.name
     if not name:
         try:
@@ -45,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         watch=args.watch,
         password=args.password,
         leave_on_quit=True,
+        tutor=args.tutor,
+        tutor_threshold=args.tutor_threshold,
     )
     app.run()
     return 0

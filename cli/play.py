@@ -41,37 +41,87 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="seconds a bot waits before it acts (default: 0.6)")
     p.add_argument("--hint-budget", type=int, default=1000,
                    help="milliseconds the server thinks about a hint (default: 1000)")
+    add_tutor_arguments(p)
     return p
+
+
+def add_tutor_arguments(p: argparse.ArgumentParser) -> None:
+    """`--tutor`: the client asks "are you sure?" before a card the hint rates poorly."""
+    p.add_argument("--tutor", action="store_true",
+                   help="before each card you play, ask the server's hint and ask you again "
+                   "if the card loses more than --tutor-threshold points (t toggles it)")
+    p.add_argument("--tutor-threshold", type=float, default=2.0, metavar="POINTS",
+                   help="points a card may lose against the best before the tutor asks "
+                   "(default: 2.0)")
+
+
+def check_tutor_threshold(args: argparse.Namespace) -> str | None:
+    if not 0 <= args.tutor_threshold <= 100:
+        return f"--tutor-threshold: {args.tutor_threshold:g} is not between 0 and 100 points"
+    return None
 
 
 def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
     """The rule-set options every table-making command shares."""
+    p.add_argument(
+        "--game", choices=("cursed-bottle", "bottle-imp"), default="cursed-bottle",
+        help="Cursed Bottle (2-4 players) or the original Bottle Imp (3-6 players)",
+    )
     if players:
         p.add_argument(
-            "--players", type=int, default=3, choices=(2, 3, 4), help="people at the table"
+            "--players", type=int, default=3, choices=(2, 3, 4, 5, 6),
+            help="people at the table (default 3)",
         )
     p.add_argument("--hot-bottle", action="store_true", help="the owner also loses own tricks")
     p.add_argument(
         "--bright-house", action="store_true", help="two players, two hands each, no Lopaka"
     )
+    p.add_argument(
+        "--teams", action="store_true",
+        help="Bottle Imp, 4-6 players: partners sit opposite and share their points",
+    )
     end = p.add_mutually_exclusive_group()
-    end.add_argument("--target", type=int, default=100, help="points that end a game")
+    end.add_argument(
+        "--target", type=int, default=None,
+        help="points that end a game (default 100; the Bottle Imp: each player deals twice)",
+    )
     end.add_argument(
         "--game-hands", dest="game_hands", type=int, default=None,
         help="a game is this many hands instead",
     )
 
 
-def rules_from_args(args: argparse.Namespace):
-    from cursedbottle.engine.rules import Rules
+def rules_from_args(args: argparse.Namespace, players: int | None = None):
+    """The engine's rule set for the options (its checks and messages)."""
+    from cursedbottle.engine.rules import Edition, Rules
 
     return Rules(
-        players=args.players,
+        players=args.players if players is None else players,
         hot_bottle=args.hot_bottle,
         bright_house=args.bright_house,
         target=args.target,
         hands=args.game_hands,
+        edition=Edition(args.game),
+        teams=args.teams,
     )
+
+
+def rules_message(rules):
+    """The same rule set on the wire, for the server."""
+    from cursedbottle.v1 import game_pb2
+
+    msg = game_pb2.Rules(
+        players=rules.players,
+        hot_bottle=rules.hot_bottle,
+        bright_house=rules.bright_house,
+        game=game_pb2.GAME_BOTTLE_IMP if rules.original else game_pb2.GAME_CURSED_BOTTLE,
+        teams=rules.teams,
+    )
+    if rules.hands is not None:
+        msg.hands = rules.hands
+    else:
+        msg.target = rules.target
+    return msg
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,29 +160,27 @@ def run_app(args: argparse.Namespace) -> int:
     from cursedbottle.client import CursedBottleApp, QuickGame
     from cursedbottle.client.i18n import detect_lang
     from cursedbottle.engine.rules import RulesError
-    from cursedbottle.v1 import game_pb2
 
     try:
-        rules_from_args(args)  # the engine's checks, with its messages
+        rules = rules_message(rules_from_args(args))  # the engine's checks and messages
         bot = args.bots or "strong"
         make_bot(bot)
     except (RulesError, ValueError) as exc:
         return fail(str(exc))
     if not 0 <= args.bot_delay <= 60:
         return fail(f"--bot-delay: {args.bot_delay} is not between 0 and 60 seconds")
-    rules = game_pb2.Rules(
-        players=args.players, hot_bottle=args.hot_bottle, bright_house=args.bright_house
-    )
-    if args.game_hands is not None:
-        rules.hands = args.game_hands
-    else:
-        rules.target = args.target
+    problem = check_tutor_threshold(args)
+    if problem:
+        return fail(problem)
     lang = detect_lang(args.lang)
     name = args.name or ("Du" if lang == "de" else "You")
     quick = QuickGame(rules, bots=bot, name=name, seed=args.seed, watch=args.watch)
     with local_server(args.bot_delay) as target:
         app = CursedBottleApp(target, lang=lang, name=name, quick=quick,
-                              hint_budget_ms=args.hint_budget)
+                              hint_budget_ms=args.hint_budget, tutor=args.tutor,
+                              tutor_threshold=args.tutor_threshold,
+                              # the server ends with this client: no seat to resume later
+                              remember_seats=False)
         app.run()
     return 0
 
@@ -211,6 +259,11 @@ class TextTable:
 
     def play(self) -> None:
         game = self.game
+        rules = game.rules
+        if rules.teams:  # the Bottle Imp's team mode: who shares a score
+            sides = [" + ".join(self.names[p] for p in side) for side in rules.sides]
+            self.say("Teams (partners share their score; a player alone counts double): "
+                     + " · ".join(sides))
         while not game.is_over:
             self._show_events()
             bot_seats = [s for s in game.to_act() if game.player_at(s) != 0]
@@ -237,7 +290,8 @@ class TextTable:
             prompt = _prompt(view, actions)
             text = self.input(prompt).strip()
             if text in ("?", "help"):
-                self.say("Type a card (AD, 10H, QS, 10♥) or its number in your hand; q to quit.")
+                examples = "17B, 2.5Y, 37R" if view.rules.original else "AD, 10H, QS, 10♥"
+                self.say(f"Type a card ({examples}) or its number in your hand; q to quit.")
                 continue
             if text in ("q", "quit"):
                 raise EOFError
@@ -321,7 +375,9 @@ def render_view(view, seat_name) -> str:
     """The table as a few lines of text, from the seat's view only."""
     mine = view.my_cards
     lines = [""]
-    price = "joker (6½)" if view.price is None else view.price.display()
+    price = view.price.display() if view.price is not None else (
+        view.rules.deck.joker_name if view.rules.original else "joker (6½)"  # the Hell card 19
+    )
     lines.append(
         f"Hand {view.hand_number} · price {price} · bottle: {seat_name(view.owner)} · "
         f"pile {view.pile_size} cards"

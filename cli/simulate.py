@@ -13,7 +13,7 @@ import sys
 import time
 
 from cursedbottle.cli.errors import fail
-from cursedbottle.cli.play import add_rules_arguments
+from cursedbottle.cli.play import add_rules_arguments, rules_from_args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from cursedbottle.bots import make_bot
     from cursedbottle.bots.simulation import TableSpec, simulate
     from cursedbottle.bots.stats import format_summary, summarise
-    from cursedbottle.engine.rules import Rules, RulesError
+    from cursedbottle.engine.rules import RulesError
 
     names = tuple(n.strip() for n in args.seats.split(",") if n.strip())
     try:
@@ -58,13 +58,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--hands/--games: give a positive number")
         if args.workers is not None and args.workers < 1:
             raise ValueError("--workers: give a positive number of processes")
-        rules = Rules(
-            players=len(names),
-            hot_bottle=args.hot_bottle,
-            bright_house=args.bright_house,
-            target=args.target,
-            hands=args.game_hands,
-        )
+        rules = rules_from_args(args, players=len(names))
     except (RulesError, ValueError) as exc:
         return fail(f"--seats/options: {exc}" if isinstance(exc, RulesError) else str(exc))
     games = args.games is not None
@@ -97,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
 
     def price_name(place: float) -> str:
         i = round(place)
-        return "joker" if place >= deck.joker_position - 0.5 else deck.cards[min(i, 35)].ascii
+        if place >= deck.joker_position - 0.5:
+            return deck.joker_name.lower()
+        return deck.cards[min(i, len(deck) - 1)].ascii
 
     print(format_summary(summarise(results), price_name))
     if args.plot:

@@ -22,7 +22,9 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from .i18n import Tr
 from .model import TableModel
-from .net import Seat, Session, error_text
+from .net import RETRYABLE, Seat, Session, error_text
+from .review import HistoryScreen
+from .store import SavedSeat, SeatStore
 from .table import RulesScreen, TableScreen
 
 BOTS = ("strong", "heuristic", "rule", "random")
@@ -50,7 +52,13 @@ class CursedBottleApp(App):
                  quick: QuickGame | None = None, hint_budget_ms: int = 1000,
                  model: TableModel | None = None, table_id: str | None = None,
                  watch: bool = False, speed: float = 0.5, password: str = "",
-                 leave_on_quit: bool = False) -> None:
+                 leave_on_quit: bool = False, tutor: bool = False,
+                 tutor_threshold: float = 2.0, seats: SeatStore | None = None,
+                 remember_seats: bool = True) -> None:
+        """`tutor`: ask before a card that loses more than `tutor_threshold` points by the
+        server's hint.  `seats`: where seat tokens are kept to resume a seat later
+        (default: the user's state directory); `remember_seats=False` keeps none (a local
+        game whose server ends with the client)."""
         super().__init__()
         self.tr = Tr(lang)
         self.target = target
@@ -63,6 +71,9 @@ class CursedBottleApp(App):
         self.speed = speed
         self.password = password
         self.leave_on_quit = leave_on_quit
+        self.tutor = tutor
+        self.tutor_threshold = tutor_threshold
+        self.seats = None if not remember_seats else seats if seats is not None else SeatStore()
         self.session: Session | None = None
         self.title = self.tr("title")
 
@@ -90,7 +101,7 @@ class CursedBottleApp(App):
             elif self.table_id:
                 await self.sit_down(self.table_id, watch=self.watch_only)
             else:
-                self.switch_screen(LobbyScreen(self.session, self.tr))
+                self.switch_screen(LobbyScreen(self.session, self.tr, seats=self.seats))
         except grpc.aio.AioRpcError as exc:
             self.screen.query_one("#connecting", Static).update(
                 Text(self.tr("cannot_connect", target=self.target, msg=error_text(exc)),
@@ -117,12 +128,51 @@ class CursedBottleApp(App):
         if watch:
             seat = Seat(table_id, None, password=self.password)
         else:
-            seat = await self.session.join(table_id, self.player_name, password=self.password)
+            seat = await self.saved_seat(table_id)
+            if seat is None:
+                seat = await self.session.join(table_id, self.player_name,
+                                               password=self.password)
         self.open_table(seat, replace=replace)
 
+    async def saved_seat(self, table_id: str) -> Seat | None:
+        """The seat this client holds at the table (a token saved earlier), if the server
+        still takes the token; a refused token is forgotten."""
+        if self.seats is None:
+            return None
+        saved = self.seats.get(self.session.target, table_id, self.player_name)
+        if saved is None:
+            return None
+        seat = Seat(table_id, saved.seat, saved.token, host_token=saved.host_token,
+                    password=saved.password or self.password)
+        try:
+            await self.session.check_seat(seat)
+        except TimeoutError:
+            pass  # a slow server: the table screen's stream retries with the token
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() in RETRYABLE:
+                raise
+            self.seats.drop(self.session.target, table_id, self.player_name)
+            return None
+        seat.resumed = True
+        return seat
+
+    def remember(self, seat: Seat) -> None:
+        if self.seats is not None and seat.seat is not None and seat.token:
+            self.seats.save(self.session.target, SavedSeat(
+                seat.table_id, seat.seat, seat.token, seat.host_token, self.player_name,
+                seat.password))
+
+    def forget(self, seat: Seat) -> None:
+        if self.seats is not None and self.session is not None:
+            self.seats.drop(self.session.target, seat.table_id, self.player_name)
+
     def open_table(self, seat: Seat, replace: bool = False) -> None:
+        self.remember(seat)
         model = TableModel(seat.seat, self.tr)
-        screen = TableScreen(model, self.session, seat, self.hint_budget_ms, speed=self.speed)
+        screen = TableScreen(model, self.session, seat, self.hint_budget_ms, speed=self.speed,
+                             tutor=self.tutor, tutor_threshold=self.tutor_threshold)
+        if seat.resumed:
+            screen.note = self.tr("resumed", seat=seat.seat)
         if replace:
             self.switch_screen(screen)
         else:
@@ -136,8 +186,8 @@ class CursedBottleApp(App):
         or a bot); a dropped connection, by contrast, keeps it for the token's return."""
         if self.session is not None and self.leave_on_quit:
             for screen in self.screen_stack:
-                if isinstance(screen, TableScreen):
-                    await screen.leave()
+                if isinstance(screen, TableScreen) and await screen.leave():
+                    self.forget(screen.seat)
         self.exit()
 
     async def on_unmount(self) -> None:
@@ -161,7 +211,11 @@ class Connecting(Screen):
 
 
 def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
-    parts = [f"{rules.players}p"]
+    """One line for the lobby: "3p, hot bottle, →100", "Bottle Imp, 5p, teams, 10×"."""
+    imp = rules.game == game_pb2.GAME_BOTTLE_IMP
+    parts = [tr("g_imp"), f"{rules.players}p"] if imp else [f"{rules.players}p"]
+    if rules.teams:
+        parts.append(tr("team") + "s" * (tr.lang == "en"))
     if rules.bright_house:
         parts.append(tr("v_bright").split(" (")[0])
     elif rules.players == 2:
@@ -171,8 +225,10 @@ def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
     end = rules.WhichOneof("end")
     if end == "hands":
         parts.append(f"{rules.hands}×")
-    else:
+    elif end == "target" or not imp:
         parts.append(f"→{rules.target or 100}")
+    else:  # the Bottle Imp's default: each player deals twice
+        parts.append(f"{2 * rules.players}×")
     return ", ".join(parts)
 
 
@@ -183,6 +239,7 @@ class LobbyScreen(Screen):
         Binding("n", "new", "New table"),
         Binding("enter", "join", "Join"),
         Binding("w", "watch", "Watch"),
+        Binding("h", "history", "History"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "app.rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
@@ -192,12 +249,15 @@ class LobbyScreen(Screen):
     #lobbymsg { height: auto; padding: 0 1; color: $warning; }
     """
 
-    def __init__(self, session: Session, tr: Tr, refresh_every: float = 3.0) -> None:
+    def __init__(self, session: Session, tr: Tr, refresh_every: float = 3.0,
+                 seats: SeatStore | None = None) -> None:
         super().__init__()
         self.session = session
         self.tr = tr
         self.refresh_every = refresh_every
+        self.seats = seats
         self.tables: list[table_pb2.TableInfo] = []
+        self.held: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(self.tr("lobby", target=self.session.target), id="lobbytitle")
@@ -223,6 +283,8 @@ class LobbyScreen(Screen):
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
+        me = getattr(self.app, "player_name", "")
+        self.held = self.seats.tables(self.session.target, me) if self.seats else set()
         states = {
             table_pb2.TABLE_STATE_WAITING: tr("state_waiting"),
             table_pb2.TABLE_STATE_PLAYING: tr("state_playing"),
@@ -233,11 +295,16 @@ class LobbyScreen(Screen):
                 tr("seat_empty") if s.kind == table_pb2.SEAT_KIND_EMPTY else s.name
                 for s in info.seats if s.kind != table_pb2.SEAT_KIND_LOPAKA
             )
-            table.add_row(info.name or info.table_id, rules_text(tr, info.rules),
+            name = info.name or info.table_id
+            if info.table_id in self.held:
+                name = f"★ {name}"
+            table.add_row(name, rules_text(tr, info.rules),
                           states.get(info.state, "?"), seats, key=info.table_id)
         if self.tables and row:
             table.move_cursor(row=min(row, len(self.tables) - 1))
         msg = tr("lobby_keys") if self.tables else tr("no_tables")
+        if any(info.table_id in self.held for info in self.tables):
+            msg += "\n" + tr("lobby_held")
         self.query_one("#lobbymsg", Static).update(msg)
 
     def _selected(self) -> table_pb2.TableInfo | None:
@@ -270,6 +337,18 @@ class LobbyScreen(Screen):
                 Text(self.tr("refused", msg=error_text(exc)), style="red")
             )
 
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.session, self.tr, self._credentials))
+
+    def _credentials(self, table_id: str) -> tuple[str, str]:
+        """(password, token) for a table's hands: a saved seat's token opens it."""
+        me = getattr(self.app, "player_name", "")
+        saved = self.seats.get(self.session.target, table_id, me) if self.seats else None
+        password = getattr(self.app, "password", "")
+        if saved is None:
+            return password, ""
+        return saved.password or password, saved.token
+
     def action_new(self) -> None:
         self.app.push_screen(CreateScreen(self.tr, self.app.player_name), self._created)
 
@@ -296,8 +375,14 @@ class LobbyScreen(Screen):
             )
 
 
+#: Players per game, and the default count.
+PLAYERS = {"cursed": ((2, 3, 4), 3), "imp": ((3, 4, 5, 6), 4)}
+
+
 class CreateScreen(ModalScreen[dict | None]):
-    """A new table: player count, variant, how the game ends, bots, play or watch."""
+    """A new table: the game, player count, variant or teams, how the game ends, bots,
+    play or watch.  The Cursed Bottle's variants are not offered for the Bottle Imp;
+    a combination the server refuses (teams for three) is refused with its message."""
 
     BINDINGS: ClassVar[list] = [Binding("escape", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
@@ -305,6 +390,7 @@ class CreateScreen(ModalScreen[dict | None]):
     #form { width: 70; height: auto; max-height: 24; border: thick $accent;
             background: $panel; padding: 0 1; }
     #form Horizontal { height: 1; margin-bottom: 1; }
+    #form Horizontal.hidden { display: none; }
     #form Label { width: 26; padding: 0 1 0 0; }
     #form Input, #form Select { width: 1fr; }
     #form #buttons { height: 1; align: right middle; margin: 0; }
@@ -320,20 +406,29 @@ class CreateScreen(ModalScreen[dict | None]):
     def compose(self) -> ComposeResult:
         tr = self.tr
 
-        def row(label: str, widget) -> Horizontal:
-            return Horizontal(Label(label), widget)
+        def row(label: str, widget, row_id: str | None = None) -> Horizontal:
+            return Horizontal(Label(label), widget, id=row_id)
 
         with VerticalScroll(id="form"):
             yield row(tr("f_name"), Input(f"{self.player_name}'s table", id="name", compact=True))
+            yield row(tr("f_game"), Select(
+                [(tr("g_cursed"), "cursed"), (tr("g_imp"), "imp")],
+                value="cursed", allow_blank=False, compact=True, id="game"))
             yield row(tr("f_players"), Select([(str(n), n) for n in (2, 3, 4)], value=3,
                                               allow_blank=False, compact=True, id="players"))
             yield row(tr("f_variant"), Select(
                 [(tr("v_plain"), "plain"), (tr("v_hot"), "hot"), (tr("v_bright"), "bright")],
-                value="plain", allow_blank=False, compact=True, id="variant"))
+                value="plain", allow_blank=False, compact=True, id="variant"), "variantrow")
+            teams = row(tr("f_teams"), Select(
+                [(tr("t_off"), "off"), (tr("t_on"), "on")],
+                value="off", allow_blank=False, compact=True, id="teams"), "teamsrow")
+            teams.add_class("hidden")
+            yield teams
             yield row(tr("f_end"), Select(
                 [(tr("e_target"), "target"), (tr("e_hands"), "hands")],
                 value="target", allow_blank=False, compact=True, id="end"))
-            yield row(tr("f_value"), Input("100", id="value", type="integer", compact=True))
+            yield row(tr("f_value"), Input("100", id="value", type="integer", compact=True),
+                      "valuerow")
             yield row(tr("f_bots"), Select(
                 [(tr("b_none"), "")] + [(b, b) for b in BOTS],
                 value="heuristic", allow_blank=False, compact=True, id="bots"))
@@ -347,6 +442,38 @@ class CreateScreen(ModalScreen[dict | None]):
     def on_mount(self) -> None:
         self.query_one("#form").border_title = self.tr("create")
 
+    @on(Select.Changed, "#game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        """The Bottle Imp seats 3–6 and has teams; the Cursed Bottle 2–4 and its variants."""
+        tr = self.tr
+        imp = event.value == "imp"
+        players = self.query_one("#players", Select)
+        counts, default = PLAYERS["imp" if imp else "cursed"]
+        keep = players.value if players.value in counts else default
+        players.set_options([(str(n), n) for n in counts])
+        players.value = keep
+        self.query_one("#variantrow").set_class(imp, "hidden")
+        self.query_one("#teamsrow").set_class(not imp, "hidden")
+        end = self.query_one("#end", Select)
+        if imp:
+            end.set_options([(tr("e_default"), "default"), (tr("e_hands"), "hands"),
+                             (tr("e_target"), "target")])
+            end.value = "default"
+        else:
+            end.set_options([(tr("e_target"), "target"), (tr("e_hands"), "hands")])
+            end.value = "target"
+        self.query_one("#formmsg", Static).update("")
+
+    @on(Select.Changed, "#end")
+    def _end_changed(self, event: Select.Changed) -> None:
+        """"Each player deals twice" needs no number."""
+        self.query_one("#valuerow").set_class(event.value == "default", "hidden")
+        value = self.query_one("#value", Input)
+        if event.value == "hands" and value.value == "100":
+            value.value = str(2 * int(self.query_one("#players", Select).value or 3))
+        elif event.value == "target" and not value.value:
+            value.value = "100"
+
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
         self.dismiss(None)
@@ -354,21 +481,28 @@ class CreateScreen(ModalScreen[dict | None]):
     @on(Button.Pressed, "#ok")
     @on(Input.Submitted)
     def _ok(self) -> None:
+        imp = self.query_one("#game", Select).value == "imp"
         players = self.query_one("#players", Select).value
-        variant = self.query_one("#variant", Select).value
+        variant = "plain" if imp else self.query_one("#variant", Select).value
+        teams = imp and self.query_one("#teams", Select).value == "on"
         end = self.query_one("#end", Select).value
-        try:
-            value = int(self.query_one("#value", Input).value)
-        except ValueError:
-            value = 0
+        value = 1
+        if end != "default":
+            try:
+                value = int(self.query_one("#value", Input).value)
+            except ValueError:
+                value = 0
         if value <= 0:
             self.query_one("#formmsg", Static).update(self.tr("f_value") + ": > 0")
             return
         rules = game_pb2.Rules(players=2 if variant == "bright" else players,
-                               hot_bottle=variant == "hot", bright_house=variant == "bright")
+                               hot_bottle=variant == "hot", bright_house=variant == "bright",
+                               teams=teams)
+        if imp:
+            rules.game = game_pb2.GAME_BOTTLE_IMP
         if end == "hands":
             rules.hands = value
-        else:
+        elif end == "target":
             rules.target = value
         bots = self.query_one("#bots", Select).value
         watch = self.query_one("#who", Select).value == "watch"

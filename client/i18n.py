@@ -21,11 +21,36 @@ _SUIT_SYMBOL = {
     game_pb2.SUIT_HEARTS: "♥",
     game_pb2.SUIT_SPADES: "♠",
 }
-_SUIT_LETTER = {game_pb2.SUIT_DIAMONDS: "D", game_pb2.SUIT_HEARTS: "H", game_pb2.SUIT_SPADES: "S"}
+_SUIT_LETTER = {
+    game_pb2.SUIT_DIAMONDS: "D", game_pb2.SUIT_HEARTS: "H", game_pb2.SUIT_SPADES: "S",
+    game_pb2.SUIT_YELLOW: "Y", game_pb2.SUIT_BLUE: "B", game_pb2.SUIT_RED: "R",
+}
+#: The Bottle Imp's colours have no sign: a card face is its number and the colour's
+#: initial in the reader's language (and it is drawn in that colour).
+_COLOUR_LETTER = {
+    "en": {game_pb2.SUIT_YELLOW: "Y", game_pb2.SUIT_BLUE: "B", game_pb2.SUIT_RED: "R"},
+    "de": {game_pb2.SUIT_YELLOW: "G", game_pb2.SUIT_BLUE: "B", game_pb2.SUIT_RED: "R"},
+}
+SUIT_NAMES = {
+    "en": {
+        game_pb2.SUIT_DIAMONDS: "diamonds", game_pb2.SUIT_HEARTS: "hearts",
+        game_pb2.SUIT_SPADES: "spades", game_pb2.SUIT_YELLOW: "yellow",
+        game_pb2.SUIT_BLUE: "blue", game_pb2.SUIT_RED: "red",
+    },
+    "de": {
+        game_pb2.SUIT_DIAMONDS: "Karo", game_pb2.SUIT_HEARTS: "Herz",
+        game_pb2.SUIT_SPADES: "Pik", game_pb2.SUIT_YELLOW: "gelb",
+        game_pb2.SUIT_BLUE: "blau", game_pb2.SUIT_RED: "rot",
+    },
+}
 #: Short rank names (RULES.md: German Bube = B, Dame = D; the ace stays "A" on a
 #: card face so that a hand of 12 cards fits 80 columns).
 _RANKS = {"en": {}, "de": {"J": "B", "Q": "D"}}
 _JOKER = {"en": "joker (6½)", "de": "Joker (6½)"}
+#: What the wire calls the Cursed Bottle's starting price (`Rules.start_price`).
+_JOKER_NAME = "JOKER"
+#: The original's Hell card, when an older server leaves `Rules.start_price` empty.
+_HELL_CARD = "19"
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -86,7 +111,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "sheet": "Score sheet",
         "quit_hint": "q: quit",
         "lobby": "Tables at {target}",
-        "lobby_keys": "n: new table · Enter: join · w: watch · r: refresh · q: quit",
         "no_tables": "No tables yet: press n to create one.",
         "col_name": "Table",
         "col_rules": "Rules",
@@ -136,6 +160,76 @@ STRINGS: dict[str, dict[str, str]] = {
         "trick_buys": "{name} buys the bottle at {price}",
         "keys_table": "Enter play · ←→ choose · h hint · ? rules · Esc undo · q quit",
         "keys_watch": "+/− speed · ? rules · q quit",
+        "keys_table_online": (
+            "Enter play · ←→ choose · h hint · t tutor {state} · ? rules · Esc undo · q quit"
+        ),
+        "on": "on",
+        "off": "off",
+        "continue_review": "Enter: continue · r: review this hand",
+        "lobby_keys": (
+            "n: new table · Enter: join · w: watch · h: history · r: refresh · q: quit"
+        ),
+        "lobby_held": "★ = you hold a seat there (Enter resumes it)",
+        "history": "Finished hands at {target}",
+        "history_keys": "Enter: review · r: refresh · Esc: back",
+        "history_none": "No finished hands yet.",
+        "history_loading": "Loading…",
+        "col_hand": "Hand",
+        "col_players": "Players and scores",
+        "col_when": "Finished",
+        "review": "Review",
+        "review_hands": "The hands as played",
+        "review_title": "Review: {table}, hand {n}",
+        "review_wait": (
+            "Analysing… (the double-dummy solver plays every card out; this can take a few "
+            "seconds)"
+        ),
+        "review_failed": "No review: {msg}",
+        "review_keys": "↑/↓/PgUp/PgDn: scroll · Esc: close",
+        "review_dealer": "{name} deals",
+        "review_from": "Cards are valued from trick {n} on.",
+        "review_seat": "Seat",
+        "review_card": "Card",
+        "review_value": "Value",
+        "review_best": "Best",
+        "review_loss": "Cost",
+        "review_forced": "forced",
+        "review_takes": "{name} takes trick {n}",
+        "review_buys": "{name} takes trick {n} and buys the bottle at {price}",
+        "review_summary": "Against double-dummy play",
+        "review_score": "Score",
+        "review_total_loss": "Lost",
+        "review_mistakes": "Mistakes",
+        "review_analysed": "Cards valued",
+        "review_price": "Final price: {price}",
+        "review_explain": (
+            "Value: the seat's score if everyone plays double-dummy from that card on; Cost: "
+            "what the card lost against the best."
+        ),
+        "tutor_on": "Tutor on: you are asked before a card that loses more than {points} points.",
+        "tutor_off": "Tutor off.",
+        "tutor_thinking": "The tutor is thinking…",
+        "tutor_title": "Are you sure?",
+        "tutor_text": "{card} is worth {value}; {best} is worth {best_value} ({loss} points more).",
+        "tutor_keys": "y: play it anyway · n/Esc: choose again",
+        "tutor_failed": "The tutor could not answer ({msg}); the card was not played.",
+        "resumed": "Resumed your seat {seat} at this table.",
+        "g_cursed": "Cursed Bottle",
+        "g_imp": "Bottle Imp",
+        "f_game": "Game",
+        "f_teams": "Teams (4–6 players)",
+        "t_off": "none: everyone alone",
+        "t_on": "partners sit opposite",
+        "e_default": "each player deals twice",
+        "v_none": "— (Cursed Bottle only)",
+        "team": "team",
+        "solo": "solo",
+        "partner": "partner",
+        "winner_team": "{name} win with {points} points.",
+        "game_over_line_team": "Game over: {name} win.",
+        "log_game_end_team": "Game over: {name} win.",
+        "team_note": "Partners share their score; a player alone (solo) counts double.",
+        "dealer_no_pile": "You deal: no card for the pile this hand. Waiting for the others…",
     },
     "de": {
         "title": "Verfluchte Flasche",
@@ -195,7 +289,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "sheet": "Punkteblock",
         "quit_hint": "q: beenden",
         "lobby": "Tische auf {target}",
-        "lobby_keys": "n: neuer Tisch · Enter: setzen · w: zuschauen · r: neu laden · q: beenden",
         "no_tables": "Noch keine Tische: n legt einen an.",
         "col_name": "Tisch",
         "col_rules": "Regeln",
@@ -245,6 +338,80 @@ STRINGS: dict[str, dict[str, str]] = {
         "trick_buys": "{name} kauft die Flasche für {price}",
         "keys_table": "Enter spielen · ←→ wählen · h Tipp · ? Regeln · Esc zurück · q Ende",
         "keys_watch": "+/− Tempo · ? Regeln · q Ende",
+        "keys_table_online": (
+            "Enter spielen · ←→ wählen · h Tipp · t Tutor {state} · ? Regeln · Esc neu · q "
+            "Ende"
+        ),
+        "on": "an",
+        "off": "aus",
+        "continue_review": "Enter: weiter · r: diese Runde analysieren",
+        "lobby_keys": (
+            "n: neu · Enter: setzen · w: zuschauen · h: Verlauf · r: neu laden · q: Ende"
+        ),
+        "lobby_held": "★ = du hast dort einen Platz (Enter setzt dich wieder hin)",
+        "history": "Beendete Runden auf {target}",
+        "history_keys": "Enter: analysieren · r: neu laden · Esc: zurück",
+        "history_none": "Noch keine beendeten Runden.",
+        "history_loading": "Lade…",
+        "col_hand": "Runde",
+        "col_players": "Spieler und Wertung",
+        "col_when": "Beendet",
+        "review": "Analyse",
+        "review_hands": "Die Hände, wie sie gespielt wurden",
+        "review_title": "Analyse: {table}, Runde {n}",
+        "review_wait": (
+            "Analysiere… (der Double-Dummy-Löser spielt jede Karte aus; das kann einige "
+            "Sekunden dauern)"
+        ),
+        "review_failed": "Keine Analyse: {msg}",
+        "review_keys": "↑/↓/Bild↑/Bild↓: blättern · Esc: schließen",
+        "review_dealer": "{name} gibt",
+        "review_from": "Karten werden ab Stich {n} bewertet.",
+        "review_seat": "Platz",
+        "review_card": "Karte",
+        "review_value": "Wert",
+        "review_best": "Beste",
+        "review_loss": "Kosten",
+        "review_forced": "erzwungen",
+        "review_takes": "{name} bekommt Stich {n}",
+        "review_buys": "{name} bekommt Stich {n} und kauft die Flasche für {price}",
+        "review_summary": "Gegen Double-Dummy-Spiel",
+        "review_score": "Wertung",
+        "review_total_loss": "Verlust",
+        "review_mistakes": "Fehler",
+        "review_analysed": "Bewertet",
+        "review_price": "Endpreis: {price}",
+        "review_explain": (
+            "Wert: die Wertung des Platzes, wenn ab dieser Karte alle Double-Dummy spielen; "
+            "Kosten: was die Karte gegenüber der besten verlor."
+        ),
+        "tutor_on": (
+            "Tutor an: du wirst gefragt vor einer Karte, die mehr als {points} Punkte "
+            "verliert."
+        ),
+        "tutor_off": "Tutor aus.",
+        "tutor_thinking": "Der Tutor denkt nach…",
+        "tutor_title": "Bist du sicher?",
+        "tutor_text": "{card} ist {value} wert; {best} ist {best_value} wert ({loss} Punkte mehr).",
+        "tutor_keys": "j/y: trotzdem spielen · n/Esc: neu wählen",
+        "tutor_failed": "Der Tutor konnte nicht antworten ({msg}); die Karte wurde nicht gespielt.",
+        "resumed": "Dein Platz {seat} an diesem Tisch ist wieder da.",
+        "g_cursed": "Verfluchte Flasche",
+        "g_imp": "Flaschenteufel",
+        "f_game": "Spiel",
+        "f_teams": "Teams (4–6 Spieler)",
+        "t_off": "keine: jeder für sich",
+        "t_on": "Partner sitzen gegenüber",
+        "e_default": "jeder gibt zweimal",
+        "v_none": "— (nur Verfluchte Flasche)",
+        "team": "Team",
+        "solo": "solo",
+        "partner": "Partner",
+        "winner_team": "{name} gewinnen mit {points} Punkten.",
+        "game_over_line_team": "Spielende: {name} gewinnen.",
+        "log_game_end_team": "Spielende: {name} gewinnen.",
+        "team_note": "Partner teilen ihre Wertung; wer allein spielt (solo), zählt doppelt.",
+        "dealer_no_pile": "Du gibst: diesmal keine Karte für den Stapel. Warte auf die anderen…",
     },
 }
 
@@ -267,29 +434,64 @@ def detect_lang(explicit: str | None = None) -> str:
 class Tr:
     """Translation for one language; `tr("key", n=1)`."""
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", rules: game_pb2.Rules | None = None) -> None:
         self.lang = lang if lang in LANGS else "en"
         self._strings = STRINGS[self.lang]
+        #: The game whose cards and rules text this speaks of (Cursed Bottle unless
+        #: `use_rules` says otherwise) and the name of its starting price.
+        self.game = game_pb2.GAME_CURSED_BOTTLE
+        self.start_price = ""
+        if rules is not None:
+            self.use_rules(rules)
+
+    def use_rules(self, rules: game_pb2.Rules) -> None:
+        """Speak of this rule set's game: its price before the first purchase ("19" in
+        the Bottle Imp) and its rules text."""
+        self.game = rules.game or game_pb2.GAME_CURSED_BOTTLE
+        price = rules.start_price
+        if not price and self.game == game_pb2.GAME_BOTTLE_IMP:
+            price = _HELL_CARD
+        self.start_price = "" if price == _JOKER_NAME else price
+
+    def for_rules(self, rules: game_pb2.Rules) -> Tr:
+        """A translator of the same language for a table with these rules."""
+        return Tr(self.lang, rules)
+
+    @property
+    def bottle_imp(self) -> bool:
+        return self.game == game_pb2.GAME_BOTTLE_IMP
 
     def __call__(self, key: str, **params: object) -> str:
         text = self._strings.get(key) or STRINGS["en"].get(key, key)
         return text.format(**params) if params else text
 
     def card(self, card: game_pb2.Card | None) -> str:
-        """`10♥`, German `B♠`; an unset card is the price joker."""
+        """`10♥`, German `B♠`; the Bottle Imp's `2.5Y`, `17B` (German `2.5G`); an unset
+        card is the starting price: the joker, or the Bottle Imp's Hell card `19`."""
         if card is None or not card.code:
-            return _JOKER[self.lang]
+            return self.start_price or _JOKER[self.lang]
         rank = card.rank or card.code[:-1]
+        colour = _COLOUR_LETTER[self.lang].get(card.suit)
+        if colour is not None:
+            return rank + colour
         return _RANKS[self.lang].get(rank, rank) + _SUIT_SYMBOL.get(card.suit, card.code[-1:])
+
+    def suit(self, suit: int) -> str:
+        """The suit's or colour's name: `hearts`, `yellow`, German `Herz`, `gelb`."""
+        return SUIT_NAMES[self.lang].get(suit, "?")
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in sort_cards(cards))
 
     def rules_text(self) -> str:
-        """The player-facing rules shipped with the client (package data)."""
+        """The player-facing rules of this game shipped with the client (package data)."""
+        name = "rules-bottle-imp" if self.bottle_imp else "rules"
         return resources.files("cursedbottle.client").joinpath(
-            f"data/rules-{self.lang}.txt"
+            f"data/{name}-{self.lang}.txt"
         ).read_text(encoding="utf-8")
+
+    def game_name(self, game: int) -> str:
+        return self("g_imp") if game == game_pb2.GAME_BOTTLE_IMP else self("g_cursed")
 
 
 def suit_letter(card: game_pb2.Card) -> str:

@@ -29,7 +29,9 @@ class TableModel:
 
     def __init__(self, me: int | None, tr: Tr) -> None:
         self.me = me
-        self.tr = tr
+        # The table's own translator: it learns the game from the rules (the Bottle
+        # Imp's cards, its price "19", its rules text) without changing the app's.
+        self.tr = Tr(tr.lang)
         self.info: table_pb2.TableInfo | None = None
         self.rules: game_pb2.Rules | None = None
         self.next_seq = 0
@@ -89,6 +91,54 @@ class TableModel:
     @property
     def bright(self) -> bool:
         return bool(self.rules and self.rules.bright_house)
+
+    @property
+    def bottle_imp(self) -> bool:
+        return bool(self.rules and self.rules.game == game_pb2.GAME_BOTTLE_IMP)
+
+    @property
+    def teams(self) -> bool:
+        return bool(self.rules and self.rules.teams)
+
+    def _use_rules(self, rules: game_pb2.Rules) -> None:
+        self.rules = rules
+        self.tr.use_rules(rules)
+
+    # ------------------------------------------------------------------ teams
+
+    def sides(self) -> list[tuple[int, ...]]:
+        """Who scores together (game.proto, `Rules.teams`): partners opposite each other
+        (4: 0+2, 1+3; 6: 0+3, 1+4, 2+5; 5: seat 0 alone, 1+3, 2+4); else everyone alone."""
+        n = self.people
+        if not self.teams or n < 4:
+            return [(s,) for s in range(n)]
+        if n == 5:
+            return [(0,), (1, 3), (2, 4)]
+        half = n // 2
+        return [(s, s + half) for s in range(half)]
+
+    def side_of(self, seat: int) -> tuple[int, ...]:
+        for side in self.sides():
+            if seat in side:
+                return side
+        return (seat,)
+
+    def partner(self, seat: int) -> int | None:
+        side = self.side_of(seat)
+        return next((s for s in side if s != seat), None) if len(side) == 2 else None
+
+    def team_label(self, seat: int) -> str:
+        """"A", "B", "C" for the pairs in seat order; the five-player individual is alone."""
+        if not self.teams:
+            return ""
+        pairs = [side for side in self.sides() if len(side) == 2]
+        side = self.side_of(seat)
+        return "ABC"[pairs.index(side)] if side in pairs else self.tr("solo")
+
+    def side_name(self, seat: int) -> str:
+        """The seat's name, or in team mode both partners' ("Bob + Dan")."""
+        return " + ".join(self.name(s) for s in self.side_of(seat)) if self.teams else (
+            self.name(seat))
 
     def seats(self) -> list[int]:
         """Table seats at the table this hand, clockwise (Lopaka included)."""
@@ -168,6 +218,15 @@ class TableModel:
     def total(self, seat: int) -> int | None:
         return self.totals[seat] if 0 <= seat < len(self.totals) else None
 
+    def game_over_line(self) -> str:
+        """"Game over: Ann wins." (in team mode the winning side: "Bob + Dan win")."""
+        if self.game_ended is None:
+            return ""
+        winner = self.game_ended.winner
+        if self.teams and self.partner(winner) is not None:
+            return self.tr("game_over_line_team", name=self.side_name(winner))
+        return self.tr("game_over_line", name=self.name(winner))
+
     # ---------------------------------------------------------------- updates
 
     def apply_update(self, update: table_pb2.TableUpdate) -> list[game_pb2.GameEvent]:
@@ -195,7 +254,7 @@ class TableModel:
     def set_info(self, info: table_pb2.TableInfo) -> None:
         self.info = info
         if self.rules is None and info.HasField("rules"):
-            self.rules = info.rules
+            self._use_rules(info.rules)
         if info.totals and not self.totals:
             self.totals = list(info.totals)
 
@@ -230,7 +289,7 @@ class TableModel:
         stage = self.stage_hand or 0
         if kind == "game_started":
             self.started = True
-            self.rules = m.rules
+            self._use_rules(m.rules)
             self.totals = [0] * m.rules.players
         elif kind == "hand_started":
             self._new_hand(m)
@@ -299,7 +358,10 @@ class TableModel:
             self.totals = list(m.totals)
             self.to_act = []
             self.legal = []
-            self._say("log_game_end", name=self.name(m.winner))
+            if self.teams and self.partner(m.winner) is not None:
+                self._say("log_game_end_team", name=self.side_name(m.winner))
+            else:
+                self._say("log_game_end", name=self.name(m.winner))
 
     def _new_hand(self, m: game_pb2.HandStarted) -> None:
         self.hand_number = m.number

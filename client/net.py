@@ -58,6 +58,7 @@ class Seat:
     token: str = ""
     host_token: str = ""
     password: str = ""
+    resumed: bool = False  # a saved token, not a new Join
 
 
 class Session:
@@ -123,6 +124,33 @@ class Session:
             table_id=seat.table_id, token=seat.token, budget_ms=budget_ms, seed=1
         )
         return await self.stub.Hint(request, timeout=budget_ms / 1000 + 30)
+
+    async def check_seat(self, seat: Seat, timeout: float = 10.0) -> None:
+        """Does the server still take this seat token?  Opens the seat's stream and reads
+        its first message (the snapshot); raises the server's refusal
+        (UNAUTHENTICATED, NOT_FOUND, …) if not."""
+        call = self.stub.Subscribe(
+            table_pb2.SubscribeRequest(table_id=seat.table_id, token=seat.token)
+        )
+        try:
+            await asyncio.wait_for(call.read(), timeout)
+        finally:
+            call.cancel()
+
+    async def list_hands(self, table_id: str = "", password: str = "", token: str = "",
+                         limit: int = 0) -> list[table_pb2.HandSummary]:
+        """Finished hands, newest first (of every table the server lets us see)."""
+        request = table_pb2.ListHandsRequest(table_id=table_id, password=password, token=token,
+                                             limit=limit)
+        reply = await self.stub.ListHands(request, timeout=15)
+        return list(reply.hands)
+
+    async def review_hand(self, table_id: str, hand: int, password: str = "", token: str = "",
+                          from_trick: int = 0) -> table_pb2.HandReview:
+        """One finished hand, trick by trick, against double-dummy play (takes seconds)."""
+        request = table_pb2.ReviewHandRequest(table_id=table_id, hand=hand, password=password,
+                                              token=token, from_trick=from_trick)
+        return await self.stub.ReviewHand(request, timeout=180)
 
     def follow(self, seat: Seat, from_sequence: int) -> AsyncIterator[table_pb2.TableUpdate]:
         """The seat's stream (or a spectator's), replaying the log from `from_sequence`."""

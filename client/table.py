@@ -7,7 +7,6 @@ everything it shows comes from the seat's own stream.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -26,6 +25,7 @@ from textual.widgets import Static
 from .i18n import Tr, sort_cards
 from .model import TableModel
 from .net import RETRYABLE, Seat, Session, error_text
+from .review import ReviewScreen
 from .widgets import NUMBER_KEYS, HandRow, HandView, LogView, boxed_cards, card_text
 
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
@@ -61,6 +61,7 @@ class TableScreen(Screen):
         Binding("up", "row(-1)", "↑", show=False),
         Binding("down", "row(1)", "↓", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("t", "tutor", "Tutor", show=False),
         Binding("question_mark", "rules", "Rules"),
         Binding("escape", "back", "Back", show=False),
         Binding("s", "start", "Start", show=False),
@@ -88,7 +89,8 @@ class TableScreen(Screen):
     """
 
     def __init__(self, model: TableModel, session: Session | None, seat: Seat | None,
-                 hint_budget_ms: int = 1000, speed: float = 0.5) -> None:
+                 hint_budget_ms: int = 1000, speed: float = 0.5, tutor: bool = False,
+                 tutor_threshold: float = 2.0) -> None:
         super().__init__()
         self.model = model
         self.tr = model.tr
@@ -100,6 +102,10 @@ class TableScreen(Screen):
         self.hint: table_pb2.HintResponse | None = None
         self.plan: Plan | None = None
         self.message = ""
+        self.note = ""  # a plain (not an error) line for the prompt: tutor, resumed seat
+        self.tutor = tutor
+        self.tutor_threshold = tutor_threshold
+        self._tutoring = False  # a card waits for the tutor's hint (or the "are you sure")
         self.reconnecting = False
         self.starting = False
         self._popups: list[ModalScreen] = []
@@ -125,8 +131,16 @@ class TableScreen(Screen):
         yield Static(self.tr("keys_table"), id="keys")
 
     def on_resize(self, event: events.Resize) -> None:
-        """The log takes two fifths of a wide terminal (36 columns at 80)."""
-        self.query_one("#logbox").styles.width = max(36, event.size.width * 2 // 5)
+        self._size_log(event.size.width)
+
+    def _size_log(self, width: int) -> None:
+        """The log takes two fifths of a wide terminal (36 columns at 80; 32 for five or
+        six seats, whose names need the room)."""
+        least = 32 if self.model.people > 4 else 36
+        box = self.query_one("#logbox")
+        want = max(least, width * 2 // 5)
+        if box.styles.width is None or box.styles.width.value != want:
+            box.styles.width = want
 
     def on_mount(self) -> None:
         self._ready = True
@@ -185,7 +199,8 @@ class TableScreen(Screen):
             elif kind == "phase_started" and event.phase_started.phase == game_pb2.PHASE_PILE:
                 self.plan = None
             if live and kind == "hand_ended":
-                self._popup(HandEndScreen(model, event.hand_ended))
+                self._popup(HandEndScreen(model, event.hand_ended,
+                                          self._review_loader(event.hand_ended.number)))
             if live and kind == "game_ended":
                 self._popup(GameOverScreen(model))
             if live and pace and kind in ("card_played", "trick_won"):
@@ -241,8 +256,9 @@ class TableScreen(Screen):
             return
         m = self.model
         tr = self.tr
+        self._size_log(self.app.size.width)
         self.query_one("#banner").set_class(self.reconnecting, "shown")
-        status = Text(tr("title"), style="bold")
+        status = Text(tr("g_imp") if m.bottle_imp else tr("title"), style="bold")
         if m.hand_number:
             status.append(f" · {tr('hand_no', n=m.hand_number)} · {tr('price')} ")
             status.append_text(card_text(tr, m.price))
@@ -256,7 +272,7 @@ class TableScreen(Screen):
         self.query_one("#opens", Static).update(self._opens_text())
         self.query_one("#log", LogView).set_lines(m.log)
         self.query_one("#prompt", Static).update(self._prompt())
-        self.query_one("#keys", Static).update(tr("keys_watch" if m.me is None else "keys_table"))
+        self.query_one("#keys", Static).update(self._keys())
         rows, active = self._hand_rows()
         flat_len = sum(len(r.cards) for r in rows)
         if self.cursor is not None and self.cursor >= flat_len:
@@ -268,14 +284,37 @@ class TableScreen(Screen):
             rows, self._selectable_codes(), self.cursor, hint_code, self._marks(), active
         )
 
+    def _keys(self) -> str:
+        tr = self.tr
+        if self.model.me is None:
+            return tr("keys_watch")
+        if self.session is None:  # an offline table (screenshots): no tutor to ask
+            return tr("keys_table")
+        return tr("keys_table_online", state=tr("on") if self.tutor else tr("off"))
+
+    def _review_loader(self, hand: int):
+        """What the end-of-hand pop-up's `r` runs: the server's review of that hand."""
+        if self.session is None or self.seat is None:
+            return None
+        session, seat = self.session, self.seat
+
+        async def load() -> table_pb2.HandReview:
+            return await session.review_hand(seat.table_id, hand, password=seat.password,
+                                             token=seat.token or seat.host_token)
+
+        return load
+
     def _seats_table(self) -> Table:
         m, tr = self.model, self.tr
         table = Table(box=None, pad_edge=False, expand=True, show_edge=False, padding=(0, 1))
         table.add_column("", width=2, no_wrap=True)
         table.add_column("", ratio=1, no_wrap=True, overflow="ellipsis")
+        if m.teams:
+            table.add_column(tr("team"), width=4, no_wrap=True)
         table.add_column("#", justify="right", width=2)
         table.add_column(tr("taken"), justify="right", width=6)
         table.add_column(tr("total"), justify="right", width=6)
+        shown_sides: set[tuple[int, ...]] = set()
         for seat in m.seats():
             mark = "▶" if seat in m.to_act and m.phase != game_pb2.PHASE_OVER else ""
             name = Text(m.name(seat), style="bold" if seat == m.me else "")
@@ -292,9 +331,22 @@ class TableScreen(Screen):
                 name.append(" ✗", style="red")
             count = sum(n for (s, _h), n in m.counts.items() if s == seat)
             total = m.total(seat) if seat != m.lopaka else None
+            team: list[Text] = []
+            if m.teams:
+                # Partners share one total: it is shown once, on the side's first row.
+                side = m.side_of(seat)
+                if side in shown_sides:
+                    total = None
+                shown_sides.add(side)
+                partner = m.partner(seat)
+                if m.me is not None and partner == m.me:
+                    name.append(f" ({tr('partner')})", style="dim")
+                label = m.team_label(seat)
+                team.append(Text(label, style=_TEAM_STYLES.get(label, "dim")))
             table.add_row(
                 Text(mark, style="bold yellow"),
                 name,
+                *team,
                 str(count) if m.hand_number else "",
                 str(m.points_taken(seat)) if m.hand_number else "",
                 "" if total is None else str(total),
@@ -458,13 +510,15 @@ class TableScreen(Screen):
         m, tr = self.model, self.tr
         if self.message:
             return Text(self.message, style="bold red")
+        if self.note:
+            return Text(self.note, style="bold")
         step = self._step()
         if step == "watch":
             if m.game_ended is not None:
-                return Text(tr("game_over_line", name=m.name(m.game_ended.winner)))
+                return Text(m.game_over_line())
             return Text(tr("spectating", speed=self._speed_text()))
         if step == "over":
-            return Text(tr("game_over_line", name=m.name(m.game_ended.winner)))
+            return Text(m.game_over_line())
         if step == "lobby":
             info = m.info
             free = sum(1 for s in info.seats if s.kind == table_pb2.SEAT_KIND_EMPTY) if info else 0
@@ -488,6 +542,8 @@ class TableScreen(Screen):
             return Text(tr("choose_open"))
         if self.plan is not None and self.plan.confirmed:
             return Text(tr("sent"))
+        if m.phase == game_pb2.PHASE_PILE and m.me == m.dealer and m.me not in m.to_act:
+            return Text(tr("dealer_no_pile"))  # the five-player Bottle Imp's dealer
         return Text(tr("waiting"))
 
     def _speed_text(self) -> str:
@@ -514,6 +570,8 @@ class TableScreen(Screen):
         else:
             self.cursor = order[(order.index(self.cursor) + step) % len(order)]
         self.message = ""
+        if not self._tutoring:
+            self.note = ""
         self.redraw()
 
     def action_row(self, step: int) -> None:
@@ -559,7 +617,7 @@ class TableScreen(Screen):
 
     def action_choose(self) -> None:
         """Enter: play, stage, confirm or choose, depending on what is asked."""
-        if self._busy:
+        if self._busy or self._tutoring:
             return
         step = self._step()
         m = self.model
@@ -569,6 +627,9 @@ class TableScreen(Screen):
             action = m.find_action("play", card.code)
             if action is None:  # not legal: let the server explain which rule says no
                 action = game_pb2.Action(play=game_pb2.PlayCardAction(card=card))
+            elif self.tutor and self.session is not None and len(m.legal) > 1:
+                self._tutored_play(action)
+                return
             self.run_worker(self._send([action]), group="act")
         elif step in ("pile", "pass") and card is not None:
             if card.code not in self._selectable_codes():
@@ -586,9 +647,57 @@ class TableScreen(Screen):
             hand = 0 if self.cursor is None or self.cursor < len(dict(m.my_hands())[0]) else 1
             self.run_worker(self._choose_open(hand), group="act")
 
+    # ----------------------------------------------------------------- tutor
+
+    def action_tutor(self) -> None:
+        """t: the tutor on or off (it asks before a card that loses more than the threshold)."""
+        if self.model.me is None or self.session is None:
+            return
+        self.tutor = not self.tutor
+        self.message = ""
+        self.note = (self.tr("tutor_on", points=f"{self.tutor_threshold:g}") if self.tutor
+                     else self.tr("tutor_off"))
+        self.redraw()
+
+    @work(group="tutor")
+    async def _tutored_play(self, action: game_pb2.Action) -> None:
+        """Ask the server for a hint first; play at once if the card is good enough,
+        otherwise ask "are you sure?" (the card is not sent unless the answer is yes)."""
+        self._tutoring = True
+        self.message, self.note = "", self.tr("tutor_thinking")
+        self.redraw()
+        try:
+            hint = self.hint  # a hint asked for this very turn (h) is as good as a new one
+            if hint is None or tutor_loss(hint, action) is None:
+                try:
+                    hint = await self.session.hint(self.seat, self.hint_budget_ms)
+                except grpc.aio.AioRpcError as exc:
+                    self.note = ""
+                    self.message = self.tr("tutor_failed", msg=error_text(exc))
+                    return
+            self.note = ""
+            if not self.model.my_turn() or self.model.find_action(
+                "play", action.play.card.code
+            ) is None:
+                return  # the turn moved on meanwhile (it cannot, but never send stale moves)
+            self.hint = hint
+            loss = tutor_loss(hint, action)
+            if loss is None or loss <= self.tutor_threshold:
+                await self._send([action])
+                return
+            self.redraw()
+            sure = await self.app.push_screen_wait(TutorScreen(self.model, hint, action, loss))
+            if sure and self.model.my_turn():
+                await self._send([action])
+        finally:
+            self._tutoring = False
+            self.redraw()
+
     def action_back(self) -> None:
         """Esc: undo the staged choices that were not sent yet."""
         self.message = ""
+        if not self._tutoring:
+            self.note = ""
         plan = self.plan
         if plan is not None and not plan.passes_sent:
             if not plan.pile_sent:
@@ -669,15 +778,19 @@ class TableScreen(Screen):
 
     # -------------------------------------------------------------- the rest
 
-    async def leave(self) -> None:
-        """Give the seat up when a game in progress is quit (see the app's on_unmount)."""
+    async def leave(self) -> bool:
+        """Give the seat up when a game in progress is quit (see the app's action_quit);
+        True when the seat was given up (its token no longer works)."""
         m = self.model
         if self.session is None or self.seat is None or m.me is None:
-            return
+            return False
         if m.game_ended is not None or m.closed:
-            return
-        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.TimeoutError):
+            return False
+        try:
             await self.session.leave(self.seat)
+        except (TimeoutError, grpc.aio.AioRpcError):
+            return False
+        return True
 
     def action_hint(self) -> None:
         step, kind = self._step(), self.model.legal_kind()
@@ -749,6 +862,21 @@ class TableScreen(Screen):
         i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 2
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
         self.redraw()
+
+
+#: Team letters in the seats table, each side in its own colour.
+_TEAM_STYLES = {"A": "bold green", "B": "bold cyan", "C": "bold magenta"}
+
+
+def tutor_loss(hint: table_pb2.HintResponse, action: game_pb2.Action) -> float | None:
+    """How much worse the action is than the best line, by the hint's expected values
+    (None when the hint does not weigh it)."""
+    code = _action_code(action)
+    values = [a.expected_value for a in hint.actions if a.HasField("expected_value")]
+    mine = next((a for a in hint.actions if _action_code(a.action) == code), None)
+    if not values or mine is None or not mine.HasField("expected_value"):
+        return None
+    return max(values) - mine.expected_value
 
 
 def _action_code(action: game_pb2.Action) -> str | None:
@@ -845,11 +973,51 @@ def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
     return Group(title, table, Text(tr("hint_close"), style="dim"))
 
 
+class TutorScreen(ModalScreen[bool]):
+    """The tutor's question before a card that loses more than the threshold."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("y,j", "dismiss(True)", "Play it"),
+        Binding("n,escape", "dismiss(False)", "Choose again"),
+    ]
+    DEFAULT_CSS = """
+    TutorScreen { align: center middle; }
+    #tutorbox { width: 76; max-height: 22; height: auto; border: thick $warning;
+                background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, model: TableModel, hint: table_pb2.HintResponse,
+                 action: game_pb2.Action, loss: float) -> None:
+        super().__init__()
+        self.model = model
+        self.hint = hint
+        self.action = action
+        self.loss = loss
+
+    def compose(self) -> ComposeResult:
+        tr = self.model.tr
+        code = _action_code(self.action)
+        mine = next(a for a in self.hint.actions if _action_code(a.action) == code)
+        best = max((a for a in self.hint.actions if a.HasField("expected_value")),
+                   key=lambda a: a.expected_value)
+        text = tr("tutor_text", card=tr.card(self.action.play.card),
+                  value=f"{mine.expected_value:+.1f}",
+                  best=tr.card(best.action.play.card), best_value=f"{best.expected_value:+.1f}",
+                  loss=f"{self.loss:.1f}")
+        table = hint_table(self.model, self.hint)
+        with VerticalScroll(id="tutorbox"):
+            yield Static(Group(Text(tr("tutor_title"), style="bold yellow"), Text(text),
+                               Text(""), table.renderables[1],
+                               Text(tr("tutor_keys"), style="bold")), id="tutortext")
+
+
 class HandEndScreen(ModalScreen[None]):
-    """The pile revealed, who owns the bottle, each seat's score and why."""
+    """The pile revealed, who owns the bottle, each seat's score and why; `r` opens the
+    hand's review when the server is there to make one."""
 
     BINDINGS: ClassVar[list] = [
         Binding("enter,escape,space", "dismiss(None)", "Continue"),
+        Binding("r", "review", "Review"),
         Binding("q", "app.quit", "Quit"),
     ]
     DEFAULT_CSS = """
@@ -858,17 +1026,23 @@ class HandEndScreen(ModalScreen[None]):
               background: $panel; padding: 0 1; }
     """
 
-    def __init__(self, model: TableModel, result: game_pb2.HandEnded) -> None:
+    def __init__(self, model: TableModel, result: game_pb2.HandEnded, review=None) -> None:
         super().__init__()
         self.model = model
         self.result = result
+        self.review = review  # async () -> HandReview, or None (no server)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="endbox"):
-            yield Static(hand_summary(self.model, self.result))
+            yield Static(hand_summary(self.model, self.result, self.review is not None))
+
+    def action_review(self) -> None:
+        if self.review is not None:
+            self.app.push_screen(ReviewScreen(self.model.tr, self.review))
 
 
-def hand_summary(model: TableModel, result: game_pb2.HandEnded) -> Group:
+def hand_summary(model: TableModel, result: game_pb2.HandEnded,
+                 reviewable: bool = False) -> Group:
     tr = model.tr
     pile = Text(tr("pile_was", cards="", points=result.pile_points).split("(")[0].rstrip() + " ")
     for c in sort_cards(result.pile):
@@ -881,17 +1055,28 @@ def hand_summary(model: TableModel, result: game_pb2.HandEnded) -> Group:
         owner = Text(tr("nobody_bought"))
     table = Table(box=None, expand=True, padding=(0, 1))
     table.add_column("", ratio=1, no_wrap=True)
+    if model.teams:
+        table.add_column(tr("team"), width=4, no_wrap=True)
     table.add_column(tr("score"), justify="right", width=7)
     table.add_column("", ratio=2)
     table.add_column(tr("total"), justify="right", width=6)
+    shown_sides: set[tuple[int, ...]] = set()
     for name, score, why in model.score_lines(result):
         seat = next((s for s in model.seats() if model.name(s) == name), None)
         total = "" if seat is None or seat == model.lopaka else str(model.total(seat) or 0)
-        table.add_row(name, f"{score:+d}", why, total)
-    return Group(
-        Text(tr("hand_over", n=result.number), style="bold"), pile, owner, table,
-        Text(tr("continue"), style="dim"),
-    )
+        team = []
+        if model.teams and seat is not None:
+            label = model.team_label(seat)
+            team.append(Text(label, style=_TEAM_STYLES.get(label, "dim")))
+            if model.side_of(seat) in shown_sides:
+                total = ""  # partners share one total: shown once
+            shown_sides.add(model.side_of(seat))
+        table.add_row(name, *team, f"{score:+d}", why, total)
+    parts = [Text(tr("hand_over", n=result.number), style="bold"), pile, owner, table]
+    if model.teams:
+        parts.append(Text(tr("team_note"), style="italic"))
+    parts.append(Text(tr("continue_review" if reviewable else "continue"), style="dim"))
+    return Group(*parts)
 
 
 class GameOverScreen(ModalScreen[None]):
@@ -920,10 +1105,12 @@ def score_sheet(model: TableModel) -> Group:
     tr = model.tr
     end = model.game_ended
     people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
+    if model.teams:  # partners share their score: one column per side
+        people = [s for s in people if s == min(model.side_of(s))]
     table = Table(title=tr("sheet"), expand=True, padding=(0, 1))
     table.add_column("#", justify="right", width=3)
     for s in people:
-        table.add_column(model.name(s), justify="right", no_wrap=True, overflow="ellipsis")
+        table.add_column(model.side_name(s), justify="right", no_wrap=True, overflow="ellipsis")
     running = [0] * (max(people) + 1 if people else 0)
     for result in model.hand_results:
         cells = []
@@ -934,7 +1121,9 @@ def score_sheet(model: TableModel) -> Group:
         table.add_row(str(result.number), *cells)
     lines = [Text(tr("game_over"), style="bold")]
     if end is not None:
-        lines.append(Text(tr("winner", name=model.name(end.winner),
+        team = model.teams and model.partner(end.winner) is not None
+        lines.append(Text(tr("winner_team" if team else "winner",
+                             name=model.side_name(end.winner),
                              points=end.totals[end.winner]), style="bold green"))
     lines += [table, Text(tr("continue") + " · " + tr("quit_hint"), style="dim")]
     return Group(*lines)

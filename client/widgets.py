@@ -16,34 +16,47 @@ from textual.widget import Widget
 
 from .i18n import Tr
 
-CELL = 5  # columns per card: " 10♥ " fits the widest face
+CELL = 5  # columns per card: " 10♥ " and " 2.5Y" fit the widest faces
 NUMBER_KEYS = "1234567890"
 
 
+#: Card faces by suit: hearts and diamonds red; the Bottle Imp's colours their own.
+SUIT_STYLES = {
+    game_pb2.SUIT_DIAMONDS: "red",
+    game_pb2.SUIT_HEARTS: "red",
+    game_pb2.SUIT_YELLOW: "yellow",
+    game_pb2.SUIT_BLUE: "bright_blue",
+    game_pb2.SUIT_RED: "red",
+}
+
+
 def card_style(card: game_pb2.Card) -> str:
-    return "red" if card.suit in (game_pb2.SUIT_DIAMONDS, game_pb2.SUIT_HEARTS) else ""
+    return SUIT_STYLES.get(card.suit, "")
 
 
 def card_text(tr: Tr, card: game_pb2.Card | None, style: str = "") -> Text:
-    """A card in its suit's colour (hearts and diamonds red)."""
+    """A card in its suit's colour; an unset card is the starting price (the joker, or
+    the Bottle Imp's Hell card 19)."""
     if card is None or not card.code:
-        return Text(tr.card(None), style=style or "yellow")
+        return Text(tr.card(None), style=style or ("bold magenta" if tr.start_price
+                                                   else "yellow"))
     return Text(tr.card(card), style=(card_style(card) + " " + style).strip() or "bold")
 
 
 def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
     """Cards side by side as boxes under their players' names (large terminals):
     `entries` are (name, card, emphasised)."""
-    width = min(18, max([8] + [len(name) + 2 for name, _c, _s in entries]))
+    face_w = max([4] + [len(tr.card(card)) for _n, card, _s in entries])
+    width = min(18, max([face_w + 4] + [len(name) + 2 for name, _c, _s in entries]))
     lines = [Text() for _ in range(4)]
     for name, card, strong in entries:
         edge = "bold yellow" if strong else ""
         lines[0].append(f"{name[: width - 1]:<{width}}", style="bold" if strong else "")
-        lines[1].append("┌────┐".ljust(width), style=edge)
+        lines[1].append(("┌" + "─" * face_w + "┐").ljust(width), style=edge)
         lines[2].append("│", style=edge)
-        lines[2].append(tr.card(card).center(4), style=card_style(card) or "bold")
-        lines[2].append("│".ljust(width - 5), style=edge)
-        lines[3].append("└────┘".ljust(width), style=edge)
+        lines[2].append(tr.card(card).center(face_w), style=card_style(card) or "bold")
+        lines[2].append("│".ljust(width - face_w - 1), style=edge)
+        lines[3].append(("└" + "─" * face_w + "┘").ljust(width), style=edge)
     return Text("\n").join(lines)
 
 
@@ -141,9 +154,14 @@ class HandView(Widget):
             style += " reverse"
         return style.strip() or "bold"
 
+    def face_width(self) -> int:
+        """Columns of the widest face: 4 ("10♥", "17B"), 5 for half numbers ("12.5Y")."""
+        return max([CELL - 1] + [len(self.tr.card(c)) for row in self.rows for c in row.cards])
+
     def render(self) -> Text:
         big = self.big()
-        cell = CELL + 2 if big else CELL
+        face_w = self.face_width()
+        cell = face_w + 3 if big else face_w + 1
         lines: list[Text] = []
         self._spans = []
         flat = 0
@@ -166,13 +184,13 @@ class HandView(Widget):
                     edge = "dim" if self.legal and card.code not in self.legal else ""
                     if flat == self.cursor or card.code == self.hint_code:
                         edge = "bold yellow"
-                    faces[0].append("┌" + "─" * 4 + "┐ ", style=edge)
+                    faces[0].append("┌" + "─" * face_w + "┐ ", style=edge)
                     faces[1].append("│", style=edge)
-                    faces[1].append(face.center(4), style=style)
+                    faces[1].append(face.center(face_w), style=style)
                     faces[1].append("│ ", style=edge)
-                    faces[2].append("└" + "─" * 4 + "┘ ", style=edge)
+                    faces[2].append("└" + "─" * face_w + "┘ ", style=edge)
                 else:
-                    faces[0].append(face.center(CELL - 1), style=style)
+                    faces[0].append(face.center(face_w), style=style)
                     faces[0].append(" ")
                 x0 = label_w + i * cell
                 self._spans.append((len(lines) + 1, x0, x0 + cell, flat))

@@ -1,0 +1,302 @@
+"""A finished hand against double-dummy play, and the list of finished hands.
+
+`ReviewScreen` draws the server's `HandReview` like a bridge hand viewer: trick
+by trick, every card with its double-dummy value, the best card(s) and what the
+card played cost; who took the trick and whether the bottle was bought; then
+each seat's total loss.  `HistoryScreen` lists `ListHands` and opens a review.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Awaitable, Callable
+from typing import ClassVar
+
+import grpc
+from cursedbottle.v1 import table_pb2
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Static
+
+from .i18n import Tr
+from .net import Session, error_text
+from .widgets import card_text
+
+Loader = Callable[[], Awaitable[table_pb2.HandReview]]
+
+
+def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
+    if 0 <= seat < len(review.seats):
+        s = review.seats[seat]
+        return tr("lopaka") if s.lopaka and not s.name else (s.name or f"#{seat}")
+    if 0 <= seat < len(review.hand.names):
+        return review.hand.names[seat]
+    return f"#{seat}"
+
+
+def _cards(tr: Tr, cards, style: str = "") -> Text:
+    out = Text()
+    for i, c in enumerate(sorted(cards, key=lambda c: c.order)):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(tr, c, style))
+    return out
+
+
+def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedTrick) -> Table:
+    """One trick: a row per card, the loss in red when the card cost points."""
+    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+    table.add_column(tr("review_seat"), ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(tr("review_card"), width=5, no_wrap=True)
+    table.add_column(tr("review_value"), justify="right", width=6)
+    table.add_column(tr("review_best"), ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(tr("review_loss"), justify="right", width=10, no_wrap=True)
+    for rc in trick.cards:
+        name = Text(_seat_name(review, rc.seat, tr))
+        if rc.seat == trick.winner:
+            name.stylize("bold")
+            name.append(" ✓", style="bold green")
+        card = card_text(tr, rc.card, "bold" if rc.seat == trick.winner else "")
+        if not rc.valued:
+            table.add_row(name, card, "—", "", "")
+            continue
+        if rc.forced:
+            best, loss = Text(tr("review_forced"), style="dim"), Text("")
+        else:
+            best = _cards(tr, rc.best)
+            best.append(f" {rc.best_value:+d}", style="dim")
+            loss = (Text(f"-{rc.loss}", style="bold white on red") if rc.loss > 0
+                    else Text("0", style="green"))
+        table.add_row(name, card, f"{rc.value:+d}", best, loss)
+    return table
+
+
+def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
+    """Each seat's cards as it played them in the hand (the hand as it went to the tricks)."""
+    played: dict[int, list] = {}
+    for trick in review.tricks:
+        for rc in trick.cards:
+            played.setdefault(rc.seat, []).append(rc.card)
+    table = Table(title=tr("review_hands"), title_justify="left", box=None, expand=True,
+                  padding=(0, 1), show_header=False)
+    table.add_column("", width=14, no_wrap=True, overflow="ellipsis")
+    table.add_column("", ratio=1)
+    for seat in sorted(played):
+        table.add_row(_seat_name(review, seat, tr), _cards(tr, played[seat]))
+    return table
+
+
+def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
+    table = Table(title=tr("review_summary"), expand=True, padding=(0, 1))
+    table.add_column(tr("review_seat"), ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(tr("review_score"), justify="right", width=7)
+    table.add_column(tr("review_total_loss"), justify="right", width=8)
+    table.add_column(tr("review_mistakes"), justify="right", width=9)
+    table.add_column(tr("review_analysed"), justify="right", width=12)
+    for i, s in enumerate(review.seats):
+        loss = Text(f"-{s.loss}" if s.loss else "0",
+                    style="bold red" if s.loss else "green")
+        table.add_row(_seat_name(review, i, tr), f"{s.score:+d}", loss, str(s.mistakes),
+                      str(s.analysed))
+    return table
+
+
+def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
+    """The whole review as one Rich renderable (header, tricks, summary)."""
+    hand = review.hand
+    if hand.HasField("rules"):
+        tr = tr.for_rules(hand.rules)  # the Bottle Imp's cards and its price "19"
+    parts: list = [
+        Text(tr("review_title", table=hand.table_name or hand.table_id, n=hand.hand),
+             style="bold"),
+        Text(tr("review_dealer", name=_seat_name(review, review.dealer, tr)), style="dim"),
+    ]
+    if review.from_trick > 1:
+        parts.append(Text(tr("review_from", n=review.from_trick), style="dim"))
+    parts.append(Text(tr("review_explain"), style="dim italic"))
+    parts.append(hands_table(tr, review))
+    for trick in review.tricks:
+        parts.append(Text(f"\n{tr('trick')} {trick.number}", style="bold underline"))
+        parts.append(trick_table(tr, review, trick))
+        winner = _seat_name(review, trick.winner, tr)
+        price = tr.card(trick.price if trick.HasField("price") else None)
+        if trick.bought:
+            line = Text("→ " + tr("review_buys", name=winner, n=trick.number, price=price),
+                        style="bold magenta")
+        else:
+            line = Text("→ " + tr("review_takes", name=winner, n=trick.number), style="italic")
+        parts.append(line)
+    parts.append(Text(""))
+    parts.append(Text(tr("review_price",
+                         price=tr.card(review.price if review.HasField("price") else None))))
+    parts.append(summary_table(tr, review))
+    return Group(*parts)
+
+
+class ReviewScreen(ModalScreen[None]):
+    """A HandReview, scrollable; "analysing…" while the server works, errors in red."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("escape,q", "dismiss(None)", "Close"),
+        Binding("up", "scroll(-1)", "Up", show=False),
+        Binding("down", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "End", show=False),
+    ]
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    #reviewbox { width: 96%; height: 94%; border: thick $accent; background: $panel;
+                 padding: 0 1; }
+    #reviewkeys { dock: bottom; height: 1; color: $text-muted; }
+    """
+
+    def __init__(self, tr: Tr, loader: Loader | None = None,
+                 review: table_pb2.HandReview | None = None) -> None:
+        super().__init__()
+        self.tr = tr
+        self.loader = loader
+        self.review = review
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="reviewbox"):
+            if self.review is not None:
+                yield Static(review_renderable(self.tr, self.review), id="reviewtext")
+            else:
+                yield Static(Text(self.tr("review_wait"), style="italic"), id="reviewtext")
+        yield Static(self.tr("review_keys"), id="reviewkeys")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#reviewbox", VerticalScroll)
+        box.border_title = self.tr("review")
+        box.focus()
+        if self.review is None and self.loader is not None:
+            self._load()
+
+    @work(exclusive=True, group="review")
+    async def _load(self) -> None:
+        try:
+            review = await self.loader()
+        except grpc.aio.AioRpcError as exc:
+            self.show_error(error_text(exc))
+            return
+        self.show(review)
+
+    def show(self, review: table_pb2.HandReview) -> None:
+        self.review = review
+        self.query_one("#reviewtext", Static).update(review_renderable(self.tr, review))
+
+    def show_error(self, text: str) -> None:
+        self.error = text
+        self.query_one("#reviewtext", Static).update(
+            Text(self.tr("review_failed", msg=text), style="bold red")
+        )
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#reviewbox", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_scroll_home(self) -> None:
+        self.query_one("#reviewbox", VerticalScroll).scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.query_one("#reviewbox", VerticalScroll).scroll_end(animate=False)
+
+
+def scores_text(tr: Tr, hand: table_pb2.HandSummary) -> str:
+    parts = []
+    for i, name in enumerate(hand.names):
+        score = hand.scores[i] if i < len(hand.scores) else 0
+        mark = " ⚱" if hand.HasField("owner") and hand.owner == i else ""
+        parts.append(f"{name}{mark} {score:+d}")
+    return ", ".join(parts)
+
+
+def _when(ns: int) -> str:
+    if not ns:
+        return ""
+    stamp = datetime.datetime.fromtimestamp(ns / 1e9)
+    return stamp.strftime("%Y-%m-%d %H:%M")
+
+
+class HistoryScreen(Screen):
+    """The server's finished hands, newest first; Enter opens a hand's review."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("enter", "review", "Review"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    #histtitle { height: 1; padding: 0 1; text-style: bold; background: $primary-background; }
+    #histmsg { height: auto; padding: 0 1; color: $warning; }
+    """
+
+    def __init__(self, session: Session, tr: Tr,
+                 credentials: Callable[[str], tuple[str, str]] | None = None) -> None:
+        """`credentials(table_id)` → (password, token) that open a table's hands."""
+        super().__init__()
+        self.session = session
+        self.tr = tr
+        self.credentials = credentials or (lambda _t: ("", ""))
+        self.hands: list[table_pb2.HandSummary] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.tr("history", target=self.session.target), id="histtitle")
+        yield DataTable(id="hands", cursor_type="row")
+        yield Static(self.tr("history_loading"), id="histmsg")
+
+    def on_mount(self) -> None:
+        tr = self.tr
+        table = self.query_one(DataTable)
+        table.add_columns(tr("col_name"), tr("col_hand"), tr("col_players"), tr("col_when"))
+        table.focus()
+        self.action_refresh()
+
+    @work(exclusive=True, group="history")
+    async def action_refresh(self) -> None:
+        msg = self.query_one("#histmsg", Static)
+        try:
+            self.hands = await self.session.list_hands()
+        except grpc.aio.AioRpcError as exc:
+            msg.update(Text(self.tr("refused", msg=error_text(exc)), style="bold red"))
+            return
+        table = self.query_one(DataTable)
+        table.clear()
+        for i, hand in enumerate(self.hands):
+            table.add_row(hand.table_name or hand.table_id, str(hand.hand),
+                          scores_text(self.tr, hand), _when(hand.finished_ns), key=str(i))
+        msg.update(self.tr("history_keys") if self.hands else self.tr("history_none"))
+
+    def _selected(self) -> table_pb2.HandSummary | None:
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        if not self.hands or row is None or not 0 <= row < len(self.hands):
+            return None
+        return self.hands[row]
+
+    def action_review(self) -> None:
+        hand = self._selected()
+        if hand is None:
+            return
+        password, token = self.credentials(hand.table_id)
+        session = self.session
+
+        async def load() -> table_pb2.HandReview:
+            return await session.review_hand(hand.table_id, hand.hand, password=password,
+                                             token=token)
+
+        self.app.push_screen(ReviewScreen(self.tr, load))
+
+    @on(DataTable.RowSelected)
+    def _row(self, _event: DataTable.RowSelected) -> None:
+        self.action_review()
+

@@ -1,0 +1,188 @@
+"""The review of a finished hand and the history of hands, through the Textual Pilot
+against a real gRPC server on 127.0.0.1 (ListHands, ReviewHand).
+
+A one-hand game is played by keys to its end; `r` on the end-of-hand pop-up opens
+the review, which must show every trick of the server's HandReview and each seat's
+loss against double-dummy play.  The lobby's history lists the hand and opens it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from client_support import (
+    SIZE,
+    local_server,
+    play_by_keys,
+    quick_app,
+    screen_text,
+    table_screen,
+    until,
+)
+from cursedbottle.client import CursedBottleApp
+from cursedbottle.client.app import LobbyScreen
+from cursedbottle.client.i18n import Tr
+from cursedbottle.client.review import HistoryScreen, ReviewScreen
+from cursedbottle.client.table import HandEndScreen
+from cursedbottle.v1 import game_pb2, table_pb2
+
+
+def run(coro, timeout: float = 90):
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def _review_text(pilot, app) -> str:
+    """Every line of the review, scrolled through page by page as a person reads it."""
+    box = app.screen.query_one("#reviewbox")
+    await pilot.press("home")
+    await pilot.pause()
+    pages = []
+    for _ in range(100):
+        pages.append(screen_text(app))
+        before = box.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        if box.scroll_y == before:
+            break
+    return "\n".join(pages)
+
+
+def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr) -> None:
+    lines = text.splitlines()
+    names = [s.name for s in review.seats]
+    assert f"Review: {review.hand.table_name}, hand {review.hand.hand}" in text, text
+    for trick in review.tricks:
+        assert f"Trick {trick.number}" in text
+        winner = names[trick.winner]
+        if trick.bought:
+            line = f"→ {winner} takes trick {trick.number} and buys the bottle at "
+        else:
+            line = f"→ {winner} takes trick {trick.number}"
+        assert line in text, (line, text)
+        for rc in trick.cards:
+            if not rc.valued:
+                continue
+            # the card's row: name, card, value and (unless forced) its cost
+            cells = [tr.card(rc.card), f"{rc.value:+d}"]
+            if not rc.forced:
+                cells.append(f"-{rc.loss}" if rc.loss else "0")
+            assert any(names[rc.seat][:10] in ln and all(c in ln for c in cells)
+                       for ln in lines), (names[rc.seat], cells, text)
+    assert "Against double-dummy play" in text
+    for s in review.seats:
+        loss = f"-{s.loss}" if s.loss else "0"
+        row = [f"{s.score:+d}", loss, str(s.mistakes), str(s.analysed)]
+        assert any(s.name[:10] in ln and all(c in ln.split() for c in row) for ln in lines), (
+            s.name, row, text)
+
+
+def test_review_of_the_hand_that_just_ended_and_from_the_history():
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1), seed="review")
+            app.remember_seats = False
+            async with app.run_test(size=SIZE) as pilot:
+                await play_by_keys(pilot, app, lambda s: bool(s.model.hand_results)
+                                   and isinstance(app.screen, HandEndScreen))
+                assert "r: review this hand" in screen_text(app)
+                table = table_screen(app).seat
+                await pilot.press("r")
+                await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+                review_screen = app.screen
+                await until(pilot, lambda: review_screen.review is not None
+                            or review_screen.error is not None, timeout=60)
+                assert review_screen.error is None, review_screen.error
+                await pilot.pause()
+                # the same review, asked of the server directly
+                review = await app.session.review_hand(table.table_id, 1, token=table.token)
+                assert review == review_screen.review
+                assert len(review.tricks) == 11
+                assert review.seats[0].name == "Ann" and len(review.seats) == 3
+                assert sum(s.analysed for s in review.seats) > 0
+                _check_review_shown(await _review_text(pilot, app), review, Tr("en"))
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, HandEndScreen))
+
+            # the lobby's history lists the hand; Enter opens the same review
+            app = CursedBottleApp(target, name="Bob")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                await until(pilot, lambda: "h: history" in screen_text(app))
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+                history = app.screen
+                await until(pilot, lambda: bool(history.hands))
+                await pilot.pause()
+                text = screen_text(app)
+                hand = history.hands[0]
+                assert hand.table_name == "Ann's table" and hand.hand == 1
+                assert "Ann's table" in text and "Ann " in text, text
+                assert f"Ann {hand.scores[0]:+d}" in text, text
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+                shown = app.screen
+                await until(pilot, lambda: shown.review is not None or shown.error is not None,
+                            timeout=60)
+                assert shown.review == review
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is history)
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+    run(main())
+
+
+def _built_review() -> table_pb2.HandReview:
+    def card(code: str, order: int, suit: int, points: int) -> game_pb2.Card:
+        return game_pb2.Card(code=code, order=order, rank=code[:-1], suit=suit, points=points)
+
+    h, s, d = game_pb2.SUIT_HEARTS, game_pb2.SUIT_SPADES, game_pb2.SUIT_DIAMONDS
+    review = table_pb2.HandReview(dealer=2, from_trick=1)
+    review.hand.MergeFrom(table_pb2.HandSummary(table_id="t1", table_name="Ann's table", hand=1,
+                                                names=["Ann", "Bob", "Cleo"], scores=[5, -7, 3]))
+    review.seats.add(name="Ann", score=5, loss=4, mistakes=1, analysed=2)
+    review.seats.add(name="Bob", score=-7, loss=0, mistakes=0, analysed=2)
+    review.seats.add(name="Cleo", score=3, loss=0, mistakes=0, analysed=1)
+    trick = review.tricks.add(number=1, leader=0, winner=1, bought=True,
+                              price=card("5H", 13, h, 2))
+    trick.cards.add(seat=0, card=card("9S", 26, s, 2), valued=True, value=3, best_value=7,
+                    loss=4, best=[card("AS", 2, s, 1)])
+    trick.cards.add(seat=1, card=card("5H", 13, h, 2), valued=True, value=-7, best_value=-7,
+                    best=[card("5H", 13, h, 2)])
+    trick.cards.add(seat=2, card=card("QD", 33, d, 3), valued=True, value=3, best_value=3,
+                    forced=True)
+    review.price.CopyFrom(card("5H", 13, h, 2))
+    return review
+
+
+def test_a_review_built_by_hand_and_a_refused_one_in_red():
+    """The drawing alone (no server), and what a refusal looks like."""
+
+    async def refused() -> table_pb2.HandReview:
+        raise grpc.aio.AioRpcError(grpc.StatusCode.NOT_FOUND, grpc.aio.Metadata(),
+                                   grpc.aio.Metadata(), details="no hand 7 at this table")
+
+    async def main():
+        review = _built_review()
+        app = CursedBottleApp(target="unused", lang="en")
+        app.on_mount = lambda: None  # no connection: only the pop-ups
+        async with app.run_test(size=SIZE) as pilot:
+            app.push_screen(ReviewScreen(Tr("en"), review=review))
+            await pilot.pause()
+            text = await _review_text(pilot, app)
+            _check_review_shown(text, review, Tr("en"))
+            assert "→ Bob takes trick 1 and buys the bottle at 5♥" in text
+            assert "forced" in text
+            await pilot.press("escape")
+            app.push_screen(ReviewScreen(Tr("de"), refused))
+            await until(pilot, lambda: app.screen.error is not None)
+            await pilot.pause()
+            assert "Keine Analyse: no hand 7 at this table" in screen_text(app)
+            # drawn in red: the colour of the segments that carry the message
+            strips = app.screen._compositor.render_strips()
+            line = next(st for st in strips if "Keine Analyse" in st.text)
+            colours = [seg.style.color.get_truecolor() for seg in line if "Analyse" in seg.text]
+            assert colours and all(c.red > 150 and c.green < 100 for c in colours), colours
+
+    run(main())
