@@ -256,6 +256,7 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self._lock_fd: int | None = None
+        self._lock_created: Path | None = None
         self._checkpointer: ThreadPoolExecutor | None = None
         self._checkpoint_db: sqlite3.Connection | None = None
         self._commits = 0
@@ -290,6 +291,8 @@ class Store:
                 raise StoreError(f"{self.path}: cannot use WAL mode (journal_mode={mode})")
         except BaseException:
             self.close()
+            if self._lock_created is not None:  # leave a file that is not ours as we found it
+                self._lock_created.unlink(missing_ok=True)
             raise
         self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cb-checkpoint")
 
@@ -314,6 +317,7 @@ class Store:
         except ImportError:  # not POSIX: no lock, documented
             return
         lock_path = self.path.with_name(self.path.name + ".lock")
+        created = not lock_path.exists()
         fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -324,6 +328,7 @@ class Store:
                 "(stop it, or give this one its own --db)"
             ) from None
         self._lock_fd = fd
+        self._lock_created = lock_path if created else None
 
     def _check_schema(self, create: bool) -> None:
         try:

@@ -121,3 +121,26 @@ def test_bad_input_fails_with_one_line(capsys, tmp_path, four_players, content, 
     out, err = capsys.readouterr()
     assert code == 2 and not out
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_the_review_agrees_with_cursed_bottle_solve_on_the_same_positions(capsys, tmp_path):
+    """The two commands a user has, side by side: the position before a reviewed card,
+    written as FORMATS.md position JSON and given to `cursed-bottle solve`, gets the
+    values the review shows for that card."""
+    from cursedbottle.engine.position import Position
+
+    record = played_record(Rules(3), "review-vs-solve", 5)
+    path = tmp_path / "hand.json"
+    record.save(path)
+    review = review_json(capsys, path, "--from-trick", "7")
+    cards = [c for t in review["tricks"] for c in t["cards"] if "value" in c]
+    assert len(cards) == 15
+    for c in cards[::4]:
+        hand = replay_hand(replace(record, plays=record.plays[: c["play"]]))
+        position = tmp_path / f"position-{c['play']}.json"
+        position.write_text(json.dumps(Position.from_hand(hand).to_json()))
+        assert main(["solve", str(position)]) == 0
+        solved = json.loads(capsys.readouterr().out)
+        assert solved["seat"] == c["seat"]
+        assert solved["values"] == c["values"]
+        assert solved["best"] == c["best"]

@@ -178,6 +178,30 @@ def test_the_serve_command_refuses_a_bad_port():
     assert "--port" in result.stderr
 
 
+def test_the_serve_command_refuses_a_foreign_or_corrupt_database_and_leaves_it_alone(tmp_path):
+    import sqlite3
+
+    foreign = tmp_path / "notes.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE notes (x)")
+        conn.execute("INSERT INTO notes VALUES ('keep me')")
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is no database at all\n" * 100)
+    for path in (foreign, garbage):
+        before = path.read_bytes()
+        result = subprocess.run(
+            [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--port", "0",
+             "--db", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert result.returncode == 2, result.stderr
+        assert str(path) in result.stderr and "not a cursed-bottle database" in result.stderr
+        assert path.read_bytes() == before, "the file was changed"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["garbage.db", "notes.db"]
+
+
 def test_keepalive_settings_stay_inside_grpcs_ping_limits():
     from cursedbottle.server import CLIENT_OPTIONS, SERVER_OPTIONS
 
