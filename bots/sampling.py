@@ -115,4 +115,5 @@ def position_of(view: SeatView, deal: Deal) -> Hand:
         [c for _, c in view.trick],
         open_hand=[h if h is not None else 0 for h in view.open_hand],
         lopaka=view.lopaka,
+        shelf=view.bottles[1:] if view.bottles else None,
     )

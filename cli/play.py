@@ -80,6 +80,10 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
         "--teams", action="store_true",
         help="Bottle Imp, 4-6 players: partners sit opposite and share their points",
     )
+    p.add_argument(
+        "--second-bottle", action="store_true",
+        help="Bottle Imp, 5-6 players: two bottles, only the dearer one is for sale",
+    )
     end = p.add_mutually_exclusive_group()
     end.add_argument(
         "--target", type=int, default=None,
@@ -103,6 +107,7 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None):
         hands=args.game_hands,
         edition=Edition(args.game),
         teams=args.teams,
+        second_bottle=args.second_bottle,
     )
 
 
@@ -116,6 +121,7 @@ def rules_message(rules):
         bright_house=rules.bright_house,
         game=game_pb2.GAME_BOTTLE_IMP if rules.original else game_pb2.GAME_CURSED_BOTTLE,
         teams=rules.teams,
+        second_bottle=rules.second_bottle,
     )
     if rules.hands is not None:
         msg.hands = rules.hands

@@ -145,6 +145,9 @@ class TrickWon(Event):
     #: The old price card going back to the old owner's tricks, if any.
     returned: Card | None
     returned_to: int | None
+    #: The second bottle: (price card, owner) of each bottle after the trick, the
+    #: one on sale now first (`price` and `owner` above are the bottle just bought).
+    bottles: tuple[tuple[Card | None, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,9 @@ class HandEnded(Event):
     scores: tuple[int, ...]
     #: Running totals per player (not per seat).
     totals: tuple[int, ...]
+    #: The second bottle: (price card, owner) of each bottle (`owner`/`price`
+    #: above are the one that was on sale last).
+    bottles: tuple[tuple[Card | None, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

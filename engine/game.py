@@ -173,6 +173,7 @@ class Game:
                 hand.pile_points(),
                 scores,
                 tuple(self.totals),
+                hand.bottle_states(),
             )
         )
         if self._game_decided():

@@ -112,9 +112,14 @@ class Hand:
         self.open_hand: list[int | None] = [None] * (2 if rules.bright_house else 0)
         self._pending_open: dict[int, int] = {}
         self.taken: list[int] = [0] * self.seats
+        #: The bottle on sale: the one with the highest price (the only one).
         self.price: int = self.deck.joker_position
         self.price_card: int | None = None
         self.owner: int | None = None
+        #: The second bottle variant: the other bottle as (price, price card, owner).
+        self.shelf: list[tuple[int, int | None, int | None]] = [
+            (self.deck.joker_position, None, None)
+        ] * (rules.bottles - 1)
         self.tricks: list[Trick] = []
         self.leader: int = (dealer + 1) % self.seats
         self.trick: list[int] = []
@@ -151,6 +156,7 @@ class Hand:
         trick: Sequence[Card],
         open_hand: Sequence[int] = (),
         lopaka: int | None = None,
+        shelf: Sequence[tuple[Card | None, int | None]] | None = None,
     ) -> Hand:
         """A hand in the middle of its play phase, every card known (a FORMATS.md
         position): the solver's starting point.  Validation of the position
@@ -178,6 +184,12 @@ class Hand:
         hand.price_card = None if price_card is None else price_card.index
         hand.price = deck.joker_position if price_card is None else price_card.index
         hand.owner = owner
+        if shelf is None:
+            shelf = [(None, None)] * (rules.bottles - 1)
+        hand.shelf = [
+            (deck.joker_position if c is None else c.index, None if c is None else c.index, o)
+            for c, o in shelf
+        ]
         hand.tricks = []
         hand.leader = leader
         hand._stages = stages(rules)
@@ -206,6 +218,7 @@ class Hand:
         other.open_hand = list(self.open_hand)
         other._pending_open = dict(self._pending_open)
         other.taken = list(self.taken)
+        other.shelf = list(self.shelf)
         other.tricks = list(self.tricks)
         other.trick = list(self.trick)
         other.trick_holders = list(self.trick_holders)
@@ -510,6 +523,14 @@ class Hand:
                 self.taken[returned_to] |= 1 << returned
             self.price_card, self.price, self.owner = new, new, winner
         self.taken[winner] |= won
+        bought_price, bought_owner = self.price_card, self.owner
+        if bought and self.shelf:
+            # Only the bottle with the highest price is for sale.
+            top = max(range(len(self.shelf)), key=lambda i: self.shelf[i][0])
+            if self.shelf[top][0] > self.price:
+                on_sale = (self.price, self.price_card, self.owner)
+                self.price, self.price_card, self.owner = self.shelf[top]
+                self.shelf[top] = on_sale
         number = len(self.tricks) + 1
         done = Trick(
             number,
@@ -519,7 +540,7 @@ class Hand:
             winner,
             bought,
             None if price_before is None else cards[price_before],
-            None if self.price_card is None else cards[self.price_card],
+            None if bought_price is None else cards[bought_price],
         )
         self.tricks.append(done)
         self._emit(
@@ -530,9 +551,10 @@ class Hand:
                 winner,
                 bought,
                 done.price_after,
-                self.owner,
+                bought_owner,
                 None if returned is None else cards[returned],
                 returned_to,
+                self.bottle_states(),
             )
         )
         self.trick, self.trick_holders = [], []
@@ -575,9 +597,25 @@ class Hand:
         counts; in team mode the side's, see `Rules.team_scores`)."""
         return self.rules.team_scores(self.own_scores())
 
+    def bottle_states(self) -> tuple[tuple[Card | None, int | None], ...]:
+        """With the second bottle: (price card, owner) of every bottle, the one on
+        sale first; empty with one bottle (its state is `price_card`, `owner`)."""
+        if not self.shelf:
+            return ()
+        cards = self.deck.cards
+        bottles = [(self.price_card, self.owner)] + [(c, o) for _, c, o in self.shelf]
+        return tuple((None if c is None else cards[c], o) for c, o in bottles)
+
     def own_scores(self) -> tuple[int, ...]:
-        """Each seat's own score: its tricks' points, or the pile's loss for the owner."""
+        """Each seat's own score: its tricks' points, or the pile's loss for the owner
+        (for each bottle it owns)."""
         taken = self.points_taken()
+        if self.shelf:
+            owners = [self.owner] + [o for *_, o in self.shelf]
+            pile = self.pile_points()
+            return tuple(
+                -pile * owners.count(s) if s in owners else t for s, t in enumerate(taken)
+            )
         if self.owner is None:
             return taken
         pile = self.pile_points()

@@ -87,6 +87,8 @@ class Position:
     @classmethod
     def from_hand(cls, hand: Hand) -> Position:
         """The position of an engine Hand in its play phase."""
+        if hand.rules.second_bottle:
+            raise PositionError(SECOND_BOTTLE)
         deck = hand.deck
         cards = deck.cards
         return cls.build(
@@ -161,6 +163,8 @@ class Position:
         if "rules" not in data:
             raise PositionError("rules: missing")
         rules = _rules(data["rules"])
+        if rules.second_bottle:
+            raise PositionError(f"rules.second_bottle: {SECOND_BOTTLE}")
         deck = rules.deck
         for key in ("hands", "pile", "price", "owner", "taken", "leader", "trick"):
             if key not in data:
@@ -280,6 +284,10 @@ class Position:
                         raise PositionError(
                             f"trick: Lopaka played {c} but his policy plays {deck.cards[policy]}"
                         )
+
+
+#: FORMATS.md positions hold one bottle (price and owner).
+SECOND_BOTTLE = "a position (FORMATS.md) has one bottle; the second bottle is not supported"
 
 
 def _rules(raw: object) -> Rules:

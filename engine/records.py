@@ -176,6 +176,7 @@ def _rules_from_json(obj: object) -> Rules:
             deck=obj.deck,
             edition=obj.edition,
             teams=obj.teams,
+            second_bottle=obj.second_bottle,
         )
     if not isinstance(obj, Mapping):
         raise RecordError(f"rules: expected an object, got {_kind(obj)}")
@@ -434,18 +435,27 @@ class ReplayResult:
     tricks: tuple[Trick, ...]
     #: What the starting price is called in this deck (JOKER, the Bottle Imp's 19).
     start_price: str = JOKER
+    #: The second bottle: (price card, owner) of each bottle, the one on sale first.
+    bottles: tuple[tuple[Card | None, int | None], ...] = ()
 
     @classmethod
     def of(cls, hand: Hand) -> ReplayResult:
         deck = hand.deck
         price = None if hand.price_card is None else deck.cards[hand.price_card]
-        return cls(tuple(hand.scores()), hand.owner, price, tuple(hand.tricks), deck.joker_name)
+        return cls(
+            tuple(hand.scores()),
+            hand.owner,
+            price,
+            tuple(hand.tricks),
+            deck.joker_name,
+            hand.bottle_states(),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
             "owner": self.owner,
-            "price": self.start_price if self.price is None else self.price.ascii,
+            "price": self._price_name(self.price),
             "tricks": [
                 {
                     "leader": t.leader,
@@ -455,7 +465,14 @@ class ReplayResult:
                 }
                 for t in self.tricks
             ],
-        }
+        } | (
+            {"bottles": [{"price": self._price_name(c), "owner": o} for c, o in self.bottles]}
+            if self.bottles
+            else {}
+        )
+
+    def _price_name(self, card: Card | None) -> str:
+        return self.start_price if card is None else card.ascii
 
 
 def replay(record: HandRecord) -> ReplayResult:

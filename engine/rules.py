@@ -52,6 +52,9 @@ class Rules:
     #: The Bottle Imp's team mode: partners opposite each other share their
     #: points, individuals (five players: seat 0, who always deals) double theirs.
     teams: bool = False
+    #: The Bottle Imp's second bottle (5–6 players): two bottles at 19; only the
+    #: higher-priced one can be bought; each costs its owner the Devil's Trick.
+    second_bottle: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -68,6 +71,10 @@ class Rules:
                 raise RulesError(f"{name}: a Cursed Bottle variant, not part of the Bottle Imp")
         if self.teams and not (original and self.players >= 4):
             raise RulesError("teams: the team mode is the Bottle Imp's, for 4 to 6 players")
+        if self.second_bottle and not (original and self.players >= 5):
+            raise RulesError(
+                "second_bottle: the second bottle is the Bottle Imp's, for 5 or 6 players"
+            )
         if self.bright_house and self.players != 2:
             raise RulesError("bright_house: the bright house is a two-player variant")
         if self.hands is not None:
@@ -130,6 +137,10 @@ class Rules:
             total = sum(scores[s] for s in side)
             out.append(2 * total if len(side) == 1 else total)
         return tuple(out)
+
+    @property
+    def bottles(self) -> int:
+        return 2 if self.second_bottle else 1
 
     @property
     def lopaka(self) -> bool:
@@ -195,6 +206,8 @@ class Rules:
             out["game"] = self.edition.value
             if self.teams:
                 out["teams"] = True
+            if self.second_bottle:
+                out["second_bottle"] = True
             return out
         out["hot_bottle"] = self.hot_bottle
         if self.bright_house:
@@ -218,7 +231,7 @@ class Rules:
         if type(players) is not int:
             raise RulesError(f"players: {players!r} is not {_either(PLAYERS[edition])}")
         flags = {}
-        for name in ("hot_bottle", "bright_house", "teams"):
+        for name in ("hot_bottle", "bright_house", "teams", "second_bottle"):
             flag = obj.get(name, False)
             if not isinstance(flag, bool):
                 raise RulesError(f"{name}: {flag!r} is not true or false")

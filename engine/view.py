@@ -60,6 +60,8 @@ class SeatView:
     tricks: tuple[Trick, ...]
     price: Card | None
     owner: int | None
+    #: The second bottle: (price card, owner) of each bottle, the one on sale first.
+    bottles: tuple[tuple[Card | None, int | None], ...]
     taken: tuple[tuple[Card, ...], ...]
     points_taken: tuple[int, ...]
     #: Cards whose place this seat does not know (hidden hands and the pile).
@@ -127,6 +129,9 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         seen |= 1 << c
     if hand.price_card is not None:
         seen |= 1 << hand.price_card
+    for _, c, _ in hand.shelf:
+        if c is not None:
+            seen |= 1 << c
     if hand.phase is Phase.OVER:
         for c in hand.pile:
             seen |= 1 << c
@@ -161,6 +166,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         tricks=tuple(hand.tricks),
         price=None if hand.price_card is None else cards[hand.price_card],
         owner=hand.owner,
+        bottles=hand.bottle_states(),
         taken=tuple(tuple(cards_of(m)) for m in hand.taken),
         points_taken=hand.points_taken(),
         unseen=tuple(cards_of(deck.full_mask & ~seen)),

@@ -156,6 +156,7 @@ def rules_to_json(rules: Rules) -> str:
             "deck": rules.deck.name,
             "game": rules.edition.value,
             "teams": rules.teams,
+            "second_bottle": rules.second_bottle,
         }
     )
 
@@ -173,6 +174,7 @@ def rules_from_json(text: str) -> Rules:
         obj["bright_house"],
         edition=edition,
         teams=obj.get("teams", False),
+        second_bottle=obj.get("second_bottle", False),
         **end,
     )
     if obj.get("deck", rules.deck.name) != rules.deck.name:

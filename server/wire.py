@@ -106,6 +106,15 @@ def add_cards(field, cards: Iterable[Card]) -> None:
         field.add().MergeFromString(_card_bytes(card))
 
 
+def add_bottles(field, bottles, to_wire: tuple[int, ...]) -> None:
+    """The second bottle's states (table seats for the owners)."""
+    for card, owner in bottles:
+        bottle = field.add()
+        set_card(bottle.price, card)
+        if owner is not None:
+            bottle.owner = to_wire[owner]
+
+
 def card_from_msg(msg: pb.Card, deck: Deck, what: str = "card") -> Card:
     """The card a request names, or INVALID_ARGUMENT saying how to write one."""
     code = msg.code
@@ -132,6 +141,7 @@ def rules_msg(rules: Rules) -> pb.Rules:
     msg.bright_house = rules.bright_house
     msg.game = _GAMES[rules.edition]
     msg.teams = rules.teams
+    msg.second_bottle = rules.second_bottle
     msg.start_price = rules.deck.joker_name
     if rules.hands is not None:
         msg.hands = rules.hands
@@ -151,7 +161,7 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
         edition = _EDITIONS.get(msg.game)
         if edition is None:
             raise RulesError(f"game: {msg.game} is not a game this server knows")
-        kw = {"edition": edition, "teams": msg.teams}
+        kw = {"edition": edition, "teams": msg.teams, "second_bottle": msg.second_bottle}
         if end == "hands":
             if not 1 <= msg.hands <= MAX_HANDS:
                 raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")
@@ -241,6 +251,7 @@ def event_msg(
         set_card(m.returned, event.returned)
         if event.returned_to is not None:
             m.returned_to = w[event.returned_to]
+        add_bottles(m.bottles, event.bottles, w)
     elif isinstance(event, ev.CardsDealt):
         m = out.cards_dealt
         m.seat, m.hand, m.count, m.public = w[event.seat], event.hand, event.count, event.public
@@ -289,6 +300,7 @@ def event_msg(
         m.points_taken.extend(seats.per_table_seat(event.points_taken))
         m.scores.extend(seats.per_table_seat(event.scores))
         m.totals.extend(event.totals)
+        add_bottles(m.bottles, event.bottles, w)
         if deal is not None:
             m.deal.CopyFrom(deal)
     elif isinstance(event, ev.GameStarted):
@@ -380,6 +392,7 @@ def view_msg(view: SeatView) -> pb.SeatView:
     set_card(out.price, view.price)
     if view.owner is not None:
         out.owner = w[view.owner]
+    add_bottles(out.bottles, view.bottles, w)
     for table_seat in range(len(w)):
         hand_seat = seats.to_hand[table_seat]
         taken = out.taken.add(seat=table_seat, points=view.points_taken[hand_seat])

@@ -78,6 +78,8 @@ CONFIGS: tuple[Rules, ...] = (
     Rules(4, edition=Edition.BOTTLE_IMP, teams=True),
     Rules(5, edition=Edition.BOTTLE_IMP, teams=True),
     Rules(6, edition=Edition.BOTTLE_IMP, teams=True),
+    Rules(5, edition=Edition.BOTTLE_IMP, second_bottle=True),
+    Rules(6, edition=Edition.BOTTLE_IMP, second_bottle=True, teams=True),
 )
 
 
@@ -101,7 +103,11 @@ def team_scores(rules: Rules, own: list[int]) -> list[int]:
 def config_id(rules: Rules) -> str:
     name = f"{rules.players}p"
     if rules.original:
-        return f"imp-{name}" + ("-teams" if rules.teams else "")
+        return (
+            f"imp-{name}"
+            + ("-teams" if rules.teams else "")
+            + ("-2bottles" if rules.second_bottle else "")
+        )
     if rules.players == 2:
         name += "-bright" if rules.bright_house else "-lopaka"
     if rules.hot_bottle:
@@ -217,6 +223,9 @@ def card_places(hand: Hand) -> list[tuple[str, int]]:
     places.extend((f"taken {s}", m) for s, m in enumerate(hand.taken))
     if hand.price_card is not None:
         places.append(("price card", 1 << hand.price_card))
+    for _, c, _ in hand.shelf:
+        if c is not None:
+            places.append(("the other bottle's price card", 1 << c))
     return places
 
 

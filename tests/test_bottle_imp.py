@@ -266,3 +266,76 @@ def test_team_mode_is_refused_where_the_seed_has_none():
         imp(3, teams=True)
     with pytest.raises(RulesError, match="teams"):
         Rules(4, teams=True)
+
+
+# -------------------------------------------------------------- the second bottle
+
+
+def _five_with_two_bottles() -> Hand:
+    rules = imp(5, second_bottle=True)
+    deck = rules.deck
+    return Hand.at_position(
+        rules,
+        holdings=[
+            _cards(deck, h)
+            for h in ("24B 1Y 37R", "15Y 2Y 31R", "17B 3Y 32B", "32.5B 5Y 33R", "34B 6B 35R")
+        ],
+        pile=_cards(deck, "36R 30B 36.5R 34.5B"),
+        price_card=None,
+        owner=None,
+        taken=[[], [], [], [], []],
+        leader=0,
+        trick=[],
+    )
+
+
+def test_second_bottle_both_start_at_19_and_only_the_dearer_one_is_for_sale():
+    hand = _five_with_two_bottles()
+    deck = hand.deck
+    _play(hand, "24B 15Y 17B 32.5B 34B")  # Christian (2) buys a bottle at 17
+    assert hand.tricks[-1].bought and hand.tricks[-1].winner == 2
+    # the other bottle still costs 19: it is the one for sale now
+    assert hand.bottle_states() == ((None, None), (deck.card("17B"), 2))
+    assert hand.price == deck.joker_position
+    _play(hand, "3Y 5Y 6B 1Y 2Y")  # leader 2: 6 (seat 4) is the highest below 19
+    # seat 4 buys the second bottle at 6; the 17-bottle (dearer) is for sale again
+    assert hand.bottle_states() == ((deck.card("17B"), 2), (deck.card("6B"), 4))
+    assert hand.price == deck.card("17B").index
+
+
+def test_second_bottle_each_bottle_costs_its_owner_the_devils_trick():
+    hand = _five_with_two_bottles()
+    deck = hand.deck
+    _play(hand, "24B 15Y 17B 32.5B 34B")  # seat 2 buys at 17
+    _play(hand, "3Y 5Y 6B 1Y 2Y")  # seat 4 buys the other bottle at 6
+    _play(hand, "35R 37R 31R 32B 33R")  # seat 4 leads; nothing below 17: 37 wins
+    assert hand.is_over
+    pile = points(_cards(deck, "36R 30B 36.5R 34.5B"))
+    scores = hand.scores()
+    assert scores[2] == scores[4] == -pile  # each owner pays, its tricks do not count
+    assert scores[0] == points(_cards(deck, "35R 37R 31R 32B 33R"))  # no bottle: tricks count
+    assert scores[1] == scores[3] == 0
+
+    # one owner of both bottles loses the pile twice
+    rules = imp(5, second_bottle=True)
+    over = Hand.at_position(
+        rules,
+        holdings=[[]] * 5,
+        pile=_cards(deck, "36R 30B 36.5R 34.5B"),
+        price_card=deck.card("17B"),
+        owner=2,
+        taken=[_cards(deck, "35R"), [], _cards(deck, "37R"), [], []],
+        leader=0,
+        trick=[],
+        shelf=[(deck.card("6B"), 2)],
+    )
+    assert over.is_over
+    assert over.scores() == (points(_cards(deck, "35R")), 0, -2 * pile, 0, 0)
+
+
+def test_second_bottle_is_for_five_or_six_players_of_the_bottle_imp():
+    with pytest.raises(RulesError, match="second_bottle"):
+        imp(4, second_bottle=True)
+    with pytest.raises(RulesError, match="second_bottle"):
+        Rules(3, second_bottle=True)
+    assert imp(6, second_bottle=True, teams=True).bottles == 2

@@ -8,6 +8,8 @@ import random
 
 import pytest
 from conftest import CONFIGS, config_id
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.game import Game
 from cursedbottle.engine.position import Position, PositionError
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver.sampling import random_position
@@ -32,7 +34,9 @@ def test_card_spellings_accepted() -> None:
     assert Position.from_json(data) == Position.from_json(FORMATS_EXAMPLE)
 
 
-@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+@pytest.mark.parametrize(
+    "rules", [r for r in CONFIGS if not r.second_bottle], ids=config_id
+)
 def test_random_positions_round_trip(rules: Rules) -> None:
     rng = random.Random(config_id(rules))
     for i in range(20):
@@ -116,3 +120,17 @@ def test_full_trick_is_rejected() -> None:
     data["taken"][0].remove("9S") if "9S" in data["taken"][0] else None
     with pytest.raises(PositionError, match=r"^trick"):
         Position.from_json(data)
+
+
+def test_a_position_with_two_bottles_is_refused_by_name():
+    from cursedbottle.engine.rules import Edition
+
+    data = dict(FORMATS_EXAMPLE)
+    data["rules"] = {"players": 5, "game": "bottle-imp", "second_bottle": True}
+    with pytest.raises(PositionError, match=r"rules\.second_bottle: a position"):
+        Position.from_json(data)
+    game = Game(Rules(5, edition=Edition.BOTTLE_IMP, second_bottle=True), seed=1)
+    while game.hand.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[0])
+    with pytest.raises(PositionError, match="second bottle is not supported"):
+        Position.from_hand(game.hand)

@@ -140,7 +140,14 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
         discards = {s: int(not (rules.original and n == 5 and s == hand.dealer)) for s in range(n)}
         assert piled == discards
 
-    owner, price_card = None, None
+    # each bottle: (price card, owner); no card = the starting price
+    bottles: list[tuple[Card | None, int | None]] = [(None, None)] * (
+        2 if rules.second_bottle else 1
+    )
+
+    def bottle_price(bottle) -> float:
+        return start_price(rules) if bottle[0] is None else order_index(bottle[0])
+
     taken: list[set[Card]] = [set() for _ in range(n)]
     leader = (hand.dealer + 1) % n  # the player left of the dealer leads first
     if rules.lopaka:
@@ -161,7 +168,11 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
         cs = [c for _, c in t.plays]
         # follow suit, checked where it can be from the record: a card off the
         # led suit means its holder had no card of that suit left (see below)
-        threshold = start_price(rules) if price_card is None else order_index(price_card)
+        # Only the bottle with the highest price is for sale (two at 19: either,
+        # they are alike; the first here).
+        sale = max(range(len(bottles)), key=lambda i: (bottle_price(bottles[i]), -i))
+        price_card, owner = bottles[sale]
+        threshold = bottle_price(bottles[sale])
         seat, win_card, bought = _winner_by_the_rule_text(t.plays, threshold)
         assert (t.winner, t.bought) == (seat, bought), t
         assert t.price_before == price_card
@@ -170,6 +181,7 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
             if price_card is not None:
                 taken[owner].add(price_card)  # the old price card goes to the old owner
             owner, price_card = seat, win_card
+            bottles[sale] = (price_card, owner)
             taken[seat].update(c for c in cs if c != win_card)
         else:
             taken[seat].update(cs)
@@ -178,6 +190,12 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
         event = won[number - 1]
         assert (event.number, event.winner, event.bought) == (number, seat, bought)
         assert event.owner == owner and event.price == price_card
+        if rules.second_bottle:
+            assert sorted(event.bottles, key=str) == sorted(bottles, key=str)
+            top = max(bottle_price(b) for b in bottles)
+            assert bottle_price(event.bottles[0]) == top, "the bottle on sale comes first"
+        else:
+            assert event.bottles == ()
         leader = seat
     # follow suit over the whole hand: once a holder showed a void in a suit,
     # it never plays that suit again (it cannot have received cards since).
@@ -189,21 +207,22 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
             if c.suit != led:
                 void.add((holder, led))
 
+    sale = max(range(len(bottles)), key=lambda i: (bottle_price(bottles[i]), -i))
+    price_card, owner = bottles[sale]
     assert hand.owner == owner
     assert (None if hand.price_card is None else hand.deck.cards[hand.price_card]) == price_card
     for s in range(n):
         assert set(hand.deck.cards_of(hand.taken[s])) == taken[s], f"seat {s}'s tricks"
     pile = [hand.deck.cards[c] for c in hand.pile]
     took = [points(t) for t in taken]
-    price_points = 0 if price_card is None else points([price_card])
+    price_points = sum(points([c]) for c, _ in bottles if c is not None)
     assert sum(took) + points(pile) + price_points == deck_points(rules)
 
-    # scoring (RULES.md, "End of a hand")
-    if owner is None:
-        scores = took
-    else:
-        scores = list(took)
-        scores[owner] = -points(pile) - (took[owner] if rules.hot_bottle else 0)
+    # scoring (RULES.md, "End of a hand"; the seed: each bottle costs its owner)
+    scores = list(took)
+    owners = [o for _, o in bottles if o is not None]
+    for o in set(owners):
+        scores[o] = -points(pile) * owners.count(o) - (took[o] if rules.hot_bottle else 0)
     scores = team_scores(rules, scores)
     assert ended.number == hand.number
     assert list(ended.scores) == scores

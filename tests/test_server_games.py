@@ -382,3 +382,31 @@ def test_a_five_player_bottle_imp_table_over_the_wire():
             assert len(public_plays(seats[0].events)) == 50
 
     run(main())
+
+
+def test_a_second_bottle_table_reports_both_bottles():
+    async def main():
+        async with serving() as (running, stub):
+            two = rules(6, hands=1, game=game_pb2.GAME_BOTTLE_IMP, second_bottle=True)
+            table_id, host = await create(stub, two, seed="two bottles")
+            seats = await seat_humans(stub, table_id, 6)
+
+            async def start():
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+
+            await play_out(seats, start)
+            hand = table_of(running, table_id).game.hands[0]
+            want = [(None if c is None else c.ascii, o) for c, o in hand.bottle_states()]
+            for seat in seats:
+                (ended,) = [e.hand_ended for e in seat.events if e.HasField("hand_ended")]
+                got = [
+                    (b.price.code if b.HasField("price") else None,
+                     b.owner if b.HasField("owner") else None)
+                    for b in ended.bottles
+                ]
+                assert got == want and len(got) == 2
+                won = [e.trick_won for e in seat.events if e.HasField("trick_won")]
+                assert all(len(t.bottles) == 2 for t in won)
+            assert list(ended.scores) == list(hand.scores())
+
+    run(main())

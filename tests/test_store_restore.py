@@ -257,6 +257,7 @@ def test_actions_round_trip_through_their_stored_form():
         Rules(2, bright_house=True, hands=1),
         Rules(5, hands=1, edition=Edition.BOTTLE_IMP),
         Rules(6, hands=1, edition=Edition.BOTTLE_IMP, teams=True),
+        Rules(5, hands=1, edition=Edition.BOTTLE_IMP, second_bottle=True),
     ):
         game = Game(r, seed="codec")
         rng = random.Random(3)
