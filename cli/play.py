@@ -384,9 +384,15 @@ def render_view(view, seat_name) -> str:
     price = view.price.display() if view.price is not None else (
         view.rules.deck.joker_name if view.rules.original else "joker (6½)"  # the Hell card 19
     )
+    bottle = f"bottle: {seat_name(view.owner)}"
+    if len(view.bottles) > 1:  # the second bottle: both, the one for sale first
+        start = view.rules.deck.joker_name
+        bottle = "bottles: " + " / ".join(
+            f"{seat_name(owner)} {start if card is None else card.display()}"
+            for card, owner in view.bottles
+        )
     lines.append(
-        f"Hand {view.hand_number} · price {price} · bottle: {seat_name(view.owner)} · "
-        f"pile {view.pile_size} cards"
+        f"Hand {view.hand_number} · price {price} · {bottle} · pile {view.pile_size} cards"
     )
     taken = ", ".join(
         f"{seat_name(s)} {p}"

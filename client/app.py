@@ -215,7 +215,9 @@ def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
     imp = rules.game == game_pb2.GAME_BOTTLE_IMP
     parts = [tr("g_imp"), f"{rules.players}p"] if imp else [f"{rules.players}p"]
     if rules.teams:
-        parts.append(tr("team") + "s" * (tr.lang == "en"))
+        parts.append(tr("teams_short"))
+    if rules.second_bottle:
+        parts.append(tr("two_bottles"))
     if rules.bright_house:
         parts.append(tr("v_bright").split(" (")[0])
     elif rules.players == 2:
@@ -424,6 +426,11 @@ class CreateScreen(ModalScreen[dict | None]):
                 value="off", allow_blank=False, compact=True, id="teams"), "teamsrow")
             teams.add_class("hidden")
             yield teams
+            bottles = row(tr("f_bottles"), Select(
+                [(tr("bo_one"), "one"), (tr("bo_two"), "two")],
+                value="one", allow_blank=False, compact=True, id="bottles"), "bottlesrow")
+            bottles.add_class("hidden")
+            yield bottles
             yield row(tr("f_end"), Select(
                 [(tr("e_target"), "target"), (tr("e_hands"), "hands")],
                 value="target", allow_blank=False, compact=True, id="end"))
@@ -454,6 +461,7 @@ class CreateScreen(ModalScreen[dict | None]):
         players.value = keep
         self.query_one("#variantrow").set_class(imp, "hidden")
         self.query_one("#teamsrow").set_class(not imp, "hidden")
+        self.query_one("#bottlesrow").set_class(not imp, "hidden")
         end = self.query_one("#end", Select)
         if imp:
             end.set_options([(tr("e_default"), "default"), (tr("e_hands"), "hands"),
@@ -485,6 +493,7 @@ class CreateScreen(ModalScreen[dict | None]):
         players = self.query_one("#players", Select).value
         variant = "plain" if imp else self.query_one("#variant", Select).value
         teams = imp and self.query_one("#teams", Select).value == "on"
+        second = imp and self.query_one("#bottles", Select).value == "two"
         end = self.query_one("#end", Select).value
         value = 1
         if end != "default":
@@ -497,7 +506,7 @@ class CreateScreen(ModalScreen[dict | None]):
             return
         rules = game_pb2.Rules(players=2 if variant == "bright" else players,
                                hot_bottle=variant == "hot", bright_house=variant == "bright",
-                               teams=teams)
+                               teams=teams, second_bottle=second)
         if imp:
             rules.game = game_pb2.GAME_BOTTLE_IMP
         if end == "hands":

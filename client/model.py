@@ -55,6 +55,7 @@ class TableModel:
         self.trick: list[Played] = []
         self.played: list[Played] = []  # every card played this hand, in order
         self.last_trick: game_pb2.TrickWon | None = None
+        self.bottles: list[game_pb2.Bottle] = []
         self.tricks_played = 0
         self.price: game_pb2.Card | None = None
         self.owner: int | None = None
@@ -103,6 +104,26 @@ class TableModel:
     def _use_rules(self, rules: game_pb2.Rules) -> None:
         self.rules = rules
         self.tr.use_rules(rules)
+
+    @property
+    def second_bottle(self) -> bool:
+        return bool(self.rules and self.rules.second_bottle)
+
+    def bottle_owners(self) -> list[int | None]:
+        """Who owns each bottle (the one for sale first); one entry without the second
+        bottle."""
+        if not self.second_bottle:
+            return [self.owner]
+        if not self.bottles:
+            return [None, None]
+        return [b.owner if b.HasField("owner") else None for b in self.bottles]
+
+    def bottle_prices(self) -> list[game_pb2.Card | None]:
+        if not self.second_bottle:
+            return [self.price]
+        if not self.bottles:
+            return [None, None]
+        return [b.price if b.HasField("price") and b.price.code else None for b in self.bottles]
 
     # ------------------------------------------------------------------ teams
 
@@ -378,6 +399,7 @@ class TableModel:
         self.trick, self.last_trick, self.tricks_played = [], None, 0
         self.played = []
         self.price, self.owner = None, None
+        self.bottles = []  # the second bottle: both bottles, the one for sale first
         self.taken = {s: 0 for s in m.seat_order}
         if self.lopaka is not None and self.rules is not None:
             # Lopaka games: the pile is the undealt cards (3), nobody adds to it.
@@ -389,6 +411,11 @@ class TableModel:
         self.tricks_played += 1
         self.price = m.price if m.HasField("price") and m.price.code else None
         self.owner = m.owner if m.HasField("owner") else None
+        if m.bottles:  # the second bottle: the price that counts is the one for sale
+            self.bottles = list(m.bottles)
+            sale = m.bottles[0]
+            self.price = sale.price if sale.HasField("price") and sale.price.code else None
+            self.owner = sale.owner if sale.HasField("owner") else None
         bought_code = m.price.code if m.bought else None
         for pc in m.cards:
             if bought_code and pc.seat == m.winner and pc.card.code == bought_code:
@@ -409,6 +436,7 @@ class TableModel:
         tr = self.tr
         hot = bool(self.rules and self.rules.hot_bottle)
         owner = result.owner if result.HasField("owner") else None
+        owners = [b.owner for b in result.bottles if b.HasField("owner")] or [owner]
         out = []
         for seat in self.seats():
             if seat >= len(result.scores):
@@ -419,8 +447,10 @@ class TableModel:
                 why = tr("why_lopaka")
             elif seat == owner and hot:
                 why = tr("why_owner_hot", pile=result.pile_points, own=taken)
-            elif seat == owner:
+            elif seat in owners:
                 why = tr("why_owner", pile=result.pile_points)
+                if owners.count(seat) > 1:
+                    why += " ×2"
             else:
                 why = tr("why_tricks", points=taken)
             out.append((self.name(seat), score, why))

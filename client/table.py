@@ -135,8 +135,8 @@ class TableScreen(Screen):
 
     def _size_log(self, width: int) -> None:
         """The log takes two fifths of a wide terminal (36 columns at 80; 32 for five or
-        six seats, whose names need the room)."""
-        least = 32 if self.model.people > 4 else 36
+        six seats and for teams, whose names and marks need the room)."""
+        least = 32 if self.model.people > 4 or self.model.teams else 36
         box = self.query_one("#logbox")
         want = max(least, width * 2 // 5)
         if box.styles.width is None or box.styles.width.value != want:
@@ -262,7 +262,13 @@ class TableScreen(Screen):
         if m.hand_number:
             status.append(f" · {tr('hand_no', n=m.hand_number)} · {tr('price')} ")
             status.append_text(card_text(tr, m.price))
-            status.append(f" · {tr('bottle')}: {m.name(m.owner)}")
+            if m.second_bottle:  # "Bottles: nobody / Bob 17B", the one for sale first
+                bottles = [m.name(o) + ("" if i == 0 else f" {tr.card(p)}")
+                           for i, (o, p) in enumerate(zip(m.bottle_owners(), m.bottle_prices(),
+                                                          strict=True))]
+                status.append(f" · {tr('bottles')}: {' / '.join(bottles)}")
+            else:
+                status.append(f" · {tr('bottle')}: {m.name(m.owner)}")
             status.append(f" · {tr('pile')}: {tr('cards', n=m.pile_size)}")
         elif m.info is not None:
             status.append(f" · {m.info.name}")
@@ -307,7 +313,7 @@ class TableScreen(Screen):
     def _seats_table(self) -> Table:
         m, tr = self.model, self.tr
         table = Table(box=None, pad_edge=False, expand=True, show_edge=False, padding=(0, 1))
-        table.add_column("", width=2, no_wrap=True)
+        table.add_column("", width=1 if m.teams else 2, no_wrap=True)  # teams: room for names
         table.add_column("", ratio=1, no_wrap=True, overflow="ellipsis")
         if m.teams:
             table.add_column(tr("team"), width=4, no_wrap=True)
@@ -320,10 +326,13 @@ class TableScreen(Screen):
             name = Text(m.name(seat), style="bold" if seat == m.me else "")
             if seat == m.me and m.name(seat).lower() != tr("you").lower():
                 name.append(f" ({tr('you')})", style="dim")
+            if m.teams and m.me is not None and m.partner(seat) == m.me:
+                name.append(f" ({tr('partner')})", style="dim")
             if seat == m.dealer:
                 name.append(f" · {tr('dealer')}", style="dim")
-            if seat == m.owner:
-                name.append(" ⚱", style="bold magenta")
+            owned = m.bottle_owners().count(seat)
+            if owned:
+                name.append(" " + "⚱" * owned, style="bold magenta")
             info = _seat_info(m.info, seat)
             if info is not None and info.kind == table_pb2.SEAT_KIND_EMPTY:
                 name = Text(tr("seat_empty"), style="dim")
@@ -338,9 +347,6 @@ class TableScreen(Screen):
                 if side in shown_sides:
                     total = None
                 shown_sides.add(side)
-                partner = m.partner(seat)
-                if m.me is not None and partner == m.me:
-                    name.append(f" ({tr('partner')})", style="dim")
                 label = m.team_label(seat)
                 team.append(Text(label, style=_TEAM_STYLES.get(label, "dim")))
             table.add_row(
@@ -1049,7 +1055,11 @@ def hand_summary(model: TableModel, result: game_pb2.HandEnded,
         pile.append_text(card_text(tr, c))
         pile.append(" ")
     pile.append(f"({result.pile_points})")
-    if result.HasField("owner") and result.price.code:
+    if len(result.bottles) > 1:  # the second bottle: where each one stays
+        owner = Text("\n".join(
+            tr("owner_is", name=model.name(b.owner), price=tr.card(b.price))
+            if b.HasField("owner") else tr("nobody_bought") for b in result.bottles))
+    elif result.HasField("owner") and result.price.code:
         owner = Text(tr("owner_is", name=model.name(result.owner), price=tr.card(result.price)))
     else:
         owner = Text(tr("nobody_bought"))

@@ -21,6 +21,7 @@ from cursedbottle.client.app import LobbyScreen
 from cursedbottle.client.i18n import Tr
 from cursedbottle.client.table import GameOverScreen, HandEndScreen, HintScreen, RulesScreen
 from cursedbottle.engine import Rules
+from cursedbottle.engine.rules import Edition
 from cursedbottle.v1 import game_pb2, table_pb2
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -168,9 +169,53 @@ def test_lobby_and_rules(lang):
     _snap(model, f"rules-{lang}", push=lambda app: RulesScreen(Tr(lang)), lang=lang)
 
 
+NAMES6 = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
+
+
+def _imp(players: int, hands: int = 1, teams: bool = False) -> Rules:
+    return Rules(players, edition=Edition.BOTTLE_IMP, hands=hands, teams=teams)
+
+
+def test_bottle_imp_five_players():
+    """The original game at five: numbers in colours, the dealer's short hand, 80×24."""
+    table = scripted_table(_imp(5), names=NAMES6, until_event=_my_turn_in_play(2))
+    _snap(model_of(table, "en"), "table-bottle-imp")
+
+
+def test_bottle_imp_six_players_in_teams_large():
+    """Six seats in three sides (German, 120×36): team letters, one total per side."""
+    table = scripted_table(_imp(6, hands=2, teams=True), names=NAMES6,
+                           until_event=lambda t: t.game.hand.number == 2 and _my_turn_in_play(1)(t))
+    _snap(model_of(table, "de"), "table-bottle-imp-teams-de", lang="de", size=(120, 36))
+
+
+def test_bottle_imp_second_bottle():
+    """Six players, two bottles: both in the status line (the one for sale first)."""
+    rules = Rules(6, edition=Edition.BOTTLE_IMP, hands=1, second_bottle=True)
+    table = scripted_table(rules, names=NAMES6, until_event=_my_turn_in_play(3))
+    _snap(model_of(table, "en"), "table-bottle-imp-two-bottles")
+
+
+def test_bottle_imp_pile_phase_and_rules():
+    """Before the first purchase the price is the Hell card, 19; `?` shows the Bottle Imp's
+    rules."""
+    table = scripted_table(_imp(5), names=NAMES6, until_event=_my_turn_to_pile)
+    model = model_of(table, "en")
+    _snap(model, "pile-bottle-imp")
+    _snap(model, "rules-bottle-imp-de", push=lambda app: RulesScreen(model_of(table, "de").tr),
+          lang="de")
+
+
+def test_bottle_imp_end_of_hand_in_teams():
+    table = scripted_table(_imp(5, teams=True), names=NAMES6)
+    model = model_of(table, "en")
+    _snap(model, "hand-end-bottle-imp-teams",
+          push=lambda app: HandEndScreen(model, model.hand_results[0]))
+
+
 def test_docs_screenshots_are_the_snapshots():
     """docs/screenshots/ shows the table exactly as the snapshot tests draw it."""
-    for lang in LANGS:
+    for lang in [*LANGS, "bottle-imp"]:
         doc = DOCS / f"table-{lang}.svg"
         snap = SNAPSHOTS / f"table-{lang}.svg"
         if UPDATE:
@@ -186,3 +231,28 @@ def test_new_table_form(lang):
     table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
     _snap(model_of(table, lang), f"create-{lang}", lang=lang,
           push=lambda app: CreateScreen(Tr(lang), "Ann"))
+
+
+def test_new_table_form_for_the_bottle_imp():
+    """The form with the Bottle Imp chosen: 3–6 players, teams and bottles instead of the
+    Cursed Bottle's variants, "each player deals twice" as the end."""
+    from cursedbottle.client.app import CreateScreen
+
+    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_to_pile)
+    model = model_of(table, "de")
+
+    async def main():
+        app = CursedBottleApp(model=model, lang="de")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            form = CreateScreen(Tr("de"), "Ann")
+            app.push_screen(form)
+            await pilot.pause()
+            form.query_one("#game").value = "imp"
+            await pilot.pause()
+            form.query_one("#players").value = 5
+            await pilot.pause()
+            await pilot.pause()
+            _check(app, "create-bottle-imp-de")
+
+    asyncio.run(main())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from cursedbottle.bots import make_bot
 from cursedbottle.cli.play import TextTable
 from cursedbottle.engine import Rules
+from cursedbottle.engine.rules import Edition
 
 
 def _cycling_numbers():
@@ -22,8 +24,12 @@ def _cycling_numbers():
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(3, hands=1), Rules(4, hands=1), Rules(2, hands=2), Rules(2, bright_house=True, hands=1)],
-    ids=["3p", "4p", "2p-lopaka", "bright-house"],
+    [Rules(3, hands=1), Rules(4, hands=1), Rules(2, hands=2), Rules(2, bright_house=True, hands=1),
+     Rules(3, edition=Edition.BOTTLE_IMP, hands=1), Rules(5, edition=Edition.BOTTLE_IMP, hands=2),
+     Rules(6, edition=Edition.BOTTLE_IMP, hands=1, teams=True),
+     Rules(5, edition=Edition.BOTTLE_IMP, hands=1, second_bottle=True)],
+    ids=["3p", "4p", "2p-lopaka", "bright-house", "imp-3p", "imp-5p", "imp-6p-teams",
+         "imp-5p-two-bottles"],
 )
 def test_a_whole_game_is_played_to_the_end(rules):
     out = io.StringIO()
@@ -77,3 +83,24 @@ def test_bad_rule_options_exit_2_with_one_line():
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0
     assert "bright_house" in done.stderr
+
+
+def test_the_bottle_imp_shows_the_hell_card_and_a_short_dealer_hand():
+    """Five players in teams: you (seat 0) play alone and deal every hand, so you hold 10
+    cards and are never asked for a pile card; the price is 19 until someone buys; the
+    cards are numbers with colour letters."""
+    out = io.StringIO()
+    rules = Rules(5, edition=Edition.BOTTLE_IMP, hands=1, teams=True)
+    bots = {p: make_bot("random", p) for p in range(1, 5)}
+    table = TextTable(rules, "imp", bots, "You", input_fn=_cycling_numbers(), out=out)
+    table.play()
+    text = out.getvalue()
+    assert "Teams (partners share their score; a player alone counts double): You · " in text
+    assert "=== Hand 1: You deals ===" in text
+    assert "price 19 · bottle: nobody" in text
+    assert "joker" not in text
+    first = next(line for line in text.splitlines() if line.startswith("Your hand:"))
+    assert first.count(":") == 11, first  # "Your hand:" and 10 numbered cards
+    assert "Card for the bottle's pile" not in text
+    assert re.search(r"\b\d+(\.5)?[YBR]\b", first)
+    assert "=== Game over after 1 hand:" in text
