@@ -3,7 +3,9 @@
 Each suite is 20 positions reached by random legal play through the engine
 (random deal, piles, passes and cards; Lopaka by his policy), stopped at the
 start of a trick with the given number of tricks left; 11 left with three
-players is the first lead of a real hand.  Every position is solved in full
+players is the first lead of a real hand (of either game: the Bottle Imp
+suites are named imp-...; with 5 and 6 players the first lead is 10 and 8
+tricks left, far beyond these suites).  Every position is solved in full
 (a value for every legal card).  Per suite: median, p90 and max time, median
 nodes and nodes/s; on the small suites the pure-Python reference solves the
 same positions in the same run and the speed ratio is printed.
@@ -11,6 +13,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py            # everything (a few minutes)
     .venv/bin/python bench/solver_bench.py --quick    # 5 positions per suite
     .venv/bin/python bench/solver_bench.py --without tt --suite 3p-8
+    .venv/bin/python bench/solver_bench.py --game cursed-bottle   # only one game's suites
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import statistics
 import sys
 import time
 
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import _search, solve
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
@@ -36,6 +39,17 @@ SUITES: dict[str, tuple[Rules, int, bool]] = {
     "4p-8": (Rules(4), 8, False),
     "2p-lopaka-8": (Rules(2), 8, False),
     "2p-lopaka-11": (Rules(2), 11, False),
+    # The original Bottle Imp (36 cards for 3-4 players, 54 for 5-6; coins 1-6).
+    "imp-3p-8": (Rules(3, edition=Edition.BOTTLE_IMP), 8, False),
+    "imp-3p-11": (Rules(3, edition=Edition.BOTTLE_IMP), 11, False),
+    "imp-4p-8": (Rules(4, edition=Edition.BOTTLE_IMP), 8, False),
+    "imp-5p-6": (Rules(5, edition=Edition.BOTTLE_IMP), 6, False),
+    "imp-5p-7": (Rules(5, edition=Edition.BOTTLE_IMP), 7, False),
+    "imp-6p-5": (Rules(6, edition=Edition.BOTTLE_IMP), 5, False),
+    "imp-6p-6": (Rules(6, edition=Edition.BOTTLE_IMP), 6, False),
+    # Team mode: the partner maximises too (no `avoid`, no static bounds).
+    "imp-4p-teams-6": (Rules(4, edition=Edition.BOTTLE_IMP, teams=True), 6, False),
+    "imp-6p-teams-5": (Rules(6, edition=Edition.BOTTLE_IMP, teams=True), 5, False),
 }
 #: The issue's bars: suite -> median seconds.
 BARS = {"3p-8": 0.020, "3p-11": 1.0, "4p-8": 0.5}
@@ -96,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         "--without", action="append", default=[], choices=sorted(_search.OPTIONS),
         help="switch a search technique off (to measure what it buys)",
     )
+    parser.add_argument(
+        "--game", choices=("cursed-bottle", "bottle-imp"), help="only this game's suites"
+    )
     parser.add_argument("--no-reference", action="store_true", help="skip the Python reference")
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
@@ -104,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.without:
         opts &= ~_search.OPTIONS[name]
     failed = False
-    for name in args.suite or list(SUITES):
+    names = args.suite or list(SUITES)
+    if args.game:
+        names = [n for n in names if n.startswith("imp-") == (args.game == "bottle-imp")]
+    for name in names:
         reference = SUITES[name][2] and not args.no_reference
         if args.quick and name == "4p-5":
             reference = False

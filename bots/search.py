@@ -25,13 +25,34 @@ from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard
 from cursedbottle.engine.cards import Card
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView
 
 from .heuristic_bot import rollout, shedding_order
 from .sampling import position_of, sample_deal
 
-#: Solve exactly once at most this many cards are left in the hands.
+#: Solve exactly once at most this many cards are left in the hands (three
+#: players: 8 tricks, a median solve of ~5 ms, p90 ~0.1 s; solver/README.md).
 EXACT_CARDS = 24
+#: Five and six Bottle Imp players (no teams), by holders: 5 tricks each (25
+#: and 30 cards) cost about what 8 tricks cost three players (imp-6p-5 in
+#: solver/README.md: median 18 ms, p90 0.11 s); six tricks with five players
+#: (imp-5p-6) have a median of 1 ms but seconds at the tail.  Team mode keeps
+#: 24 (the partner maximises too, and the search loses `avoid` and bounds).
+EXACT_CARDS_BY_HOLDERS = {5: 25, 6: 30}
+#: With the second bottle the search loses `avoid`, its bounds and the pattern
+#: key: 25 cards with five players take 0.11 s (median; 0.7 s max), 20 cards
+#: 3 ms, 24 with six players 15 ms.
+EXACT_CARDS_SECOND_BOTTLE = 20
+
+
+def exact_cards_for(rules: Rules) -> int:
+    """The exact-solve threshold of `evaluate` for a rule set (measured)."""
+    if getattr(rules, "second_bottle", False):
+        return EXACT_CARDS_SECOND_BOTTLE
+    if getattr(rules, "teams", False):
+        return EXACT_CARDS
+    return EXACT_CARDS_BY_HOLDERS.get(rules.holders, EXACT_CARDS)
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
@@ -68,13 +89,15 @@ def evaluate(
     rng: random.Random,
     budget: float | None = 1.0,
     samples: int | None = None,
-    exact_cards: int = EXACT_CARDS,
+    exact_cards: int | None = None,
 ) -> list[ActionValue]:
     """Every legal action of the view with its mean value, best first."""
     actions = list(view.legal_actions)
     if not actions:
         return []
     play = view.phase is Phase.PLAY
+    if exact_cards is None:
+        exact_cards = exact_cards_for(view.rules)
     exact = play and sum(view.hand_sizes) <= exact_cards
     per_deal: list[list[float]] = [[] for _ in actions]
     # Rollout scores beside exact values, to order what the solver values alike.

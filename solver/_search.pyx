@@ -14,7 +14,7 @@ below runs without the GIL.
 
 import threading
 
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint64_t
 
 cdef extern from *:
     """
@@ -61,13 +61,26 @@ cdef extern from *:
     void cb_table_free(void* p, size_t bytes) nogil
 
 cdef enum:
-    INF = 1000
+    INF = 30000
     MAXC = 64
+    #: Holders of cards in the play (the Bottle Imp seats six).
+    MAXH = 6
+    #: A card's points fit 4 bits (the price card's in the key); a deck's total
+    #: fits the key's 10 bits of points taken, below the three markers.
+    MAX_CARD_POINTS = 15
+    MAX_TOTAL_POINTS = 1020
+    #: Markers in the key's points-taken field: the root seat can no longer end
+    #: as owner (score - taken stored), can no longer get rid of the bottle
+    #: (score + taken stored), and the key of the bottle question alone.
+    TAKEN_NONOWNER = 1023
+    TAKEN_STUCK = 1022
+    TAKEN_AVOID = 1021
 
 cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: Entries carry the number of the solve that wrote them (in the key), so a
 #: table can serve solve after solve without being cleared.
-cdef uint64_t GEN_MASK = 0xFFFFFFFF
+cdef uint64_t GEN_MASK = 0xFFFFF
+cdef int GEN_SHIFT = 44
 
 # Technique switches, so the benchmark can show what each one buys.
 cdef enum:
@@ -84,6 +97,8 @@ cdef enum:
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID}
 ALL_OPTIONS = OPT_ALL
+#: Cards a table key can describe (solve_state's default `key_cap`).
+MAX_KEY_CARDS = MAXC
 #: Counters of the last solve (for the benchmark and for tuning).
 LAST_STATS = {}
 #: `avoid` keeps no table entries for the last TT_MIN tricks: re-searching
@@ -98,18 +113,23 @@ cdef int BELOW_W = 4
 
 cdef struct Entry:
     uint64_t k[5]
-    int8_t lower
-    int8_t upper
+    int16_t lower
+    int16_t upper
     int8_t best
     uint8_t depth
 
 
 cdef struct Ctx:
     int nholders
-    int holder_seat[4]
-    int order[4][4]
+    int holder_seat[MAXH]
+    int order[MAXH][MAXH]
     int lopaka
     int root
+    #: The root seat's partner in the Bottle Imp's team mode (-1: none): it
+    #: maximises too, and the value is the side's score.
+    int partner
+    #: The Bottle Imp's second bottle is played (State.s*: the bottle not for sale).
+    bint two
     int hot
     int pile
     int opts
@@ -117,8 +137,20 @@ cdef struct Ctx:
     int suit[MAXC]
     int code[MAXC]
     uint64_t suit_mask[3]
-    uint64_t pts_mask[4]
-    int root_holder[4]
+    #: Bit slices of the points: bit b of a card's points is set in pbit[b].
+    uint64_t pbit[4]
+    bint pbit_hi
+    #: The pattern keys: narrow (at most 4 holders and 3 points a card: the
+    #: packing of Cursed Bottle, a fixed 6 bits a card) or wide (hbits + 2 +
+    #: the points' bits a card); kcap / ocap cards fit the four words of the
+    #: main / the bottle-question pattern, more cards in play use the exact key.
+    bint narrow
+    int hbits
+    int kbits
+    int obits
+    int kcap
+    int ocap
+    int root_holder[MAXH]
     Entry* tt
     uint64_t tt_mask
     uint64_t gen
@@ -128,16 +160,21 @@ cdef struct Ctx:
 
 
 cdef struct State:
-    uint64_t hand[4]
+    uint64_t hand[MAXH]
     uint64_t tmask
     int price
     int price_card
     int owner
     int taken
+    int taken2
     int leader
     int n
-    int tcard[4]
-    int tholder[4]
+    int8_t tcard[MAXH]
+    int8_t tholder[MAXH]
+    #: The second bottle, the one not for sale: price, price card (-1: none), owner (-1: none).
+    int8_t sprice
+    int8_t scard
+    int8_t sowner
 
 
 cdef inline uint64_t bit(int c) noexcept nogil:
@@ -145,8 +182,12 @@ cdef inline uint64_t bit(int c) noexcept nogil:
 
 
 cdef inline int mask_points(Ctx* c, uint64_t m) noexcept nogil:
-    return (cb_popcount(m & c.pts_mask[1]) + 2 * cb_popcount(m & c.pts_mask[2])
-            + 3 * cb_popcount(m & c.pts_mask[3]))
+    """The points of a set of cards, bit slice by bit slice (Cursed Bottle's
+    1-3 points need two popcounts)."""
+    cdef int r = cb_popcount(m & c.pbit[0]) + 2 * cb_popcount(m & c.pbit[1])
+    if c.pbit_hi:
+        r += 4 * cb_popcount(m & c.pbit[2]) + 8 * cb_popcount(m & c.pbit[3])
+    return r
 
 
 cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
@@ -165,15 +206,25 @@ cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
     if below_pos >= 0:
         winner = c.holder_seat[s.tholder[below_pos]]
         won -= c.points[best_below]
-        if s.price_card >= 0 and s.owner == c.root:
-            s.taken += c.points[s.price_card]
+        if s.price_card >= 0:
+            if s.owner == c.root:
+                s.taken += c.points[s.price_card]
+            elif s.owner == c.partner:
+                s.taken2 += c.points[s.price_card]
         s.price_card = best_below
         s.price = best_below
         s.owner = winner
+        if c.two and s.sprice > s.price:
+            # Only the bottle with the higher price is for sale.
+            s.price, s.sprice = s.sprice, s.price
+            s.price_card, s.scard = s.scard, s.price_card
+            s.owner, s.sowner = s.sowner, s.owner
     else:
         winner = c.holder_seat[s.tholder[pos]]
     if winner == c.root:
         s.taken += won
+    elif winner == c.partner:
+        s.taken2 += won
     s.leader = winner
     s.n = 0
     s.tmask = 0
@@ -224,9 +275,20 @@ cdef inline int lopaka_card(Ctx* c, State* s, int h) noexcept nogil:
 
 
 cdef inline int final_score(Ctx* c, State* s) noexcept nogil:
+    """The root side's score (the root seat's own, when it has no partner;
+    the team score before Python doubles that of a seat alone)."""
+    cdef int mine, theirs, v
+    if c.two:
+        # Each bottle costs its owner the pile; an owner's tricks count nothing.
+        mine = (s.owner == c.root) + (s.sowner == c.root)
+        theirs = (s.owner == c.partner) + (s.sowner == c.partner)
+        v = -c.pile * mine if mine else s.taken
+        return v + (-c.pile * theirs if theirs else s.taken2)
     if s.owner == c.root:
-        return -c.pile - (s.taken if c.hot else 0)
-    return s.taken
+        return -c.pile - (s.taken if c.hot else 0) + s.taken2
+    if s.owner == c.partner:
+        return s.taken - c.pile - (s.taken2 if c.hot else 0)
+    return s.taken + s.taken2
 
 
 cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:
@@ -243,6 +305,17 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     cdef uint64_t below = inplay & (bit(s.price) - 1), mine = 0
     cdef int i, rest, l = INF, u = -INF
     cdef bint owns = s.owner == c.root
+    if c.partner >= 0 or c.two:
+        # A side of two or two bottles: only crude bounds (the search's own
+        # use of these bounds is switched off; MTD(f) only needs them valid).
+        rest = mask_points(c, inplay) + s.taken + s.taken2
+        if s.price_card >= 0:
+            rest += c.points[s.price_card]
+        if c.two and s.scard >= 0:
+            rest += c.points[s.scard]
+        lo[0] = -(2 if c.two else 1) * c.pile - rest
+        hi[0] = rest
+        return
     for i in range(c.nholders):
         if c.root_holder[i]:
             mine |= s.hand[i]
@@ -308,6 +381,18 @@ cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t 
     return out
 
 
+cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int taken, int taken2,
+                               int ppts, int count, bint exact) noexcept nogil:
+    """The fifth key word: cards below the price (7 bits), leader (3), whether
+    the root seat (1) or its partner (2) owns (2 bits), the root seat's points
+    taken or a marker (10), the partner's (10), the price card's points (4),
+    cards in play (7), whether the four other words are the exact cards rather
+    than the pattern (1), and the solve's number (20)."""
+    return (<uint64_t>below | (<uint64_t>leader << 7) | (<uint64_t>owns << 10)
+            | (<uint64_t>taken << 12) | (<uint64_t>taken2 << 22) | (<uint64_t>ppts << 32)
+            | (<uint64_t>count << 36) | (<uint64_t>exact << 43) | (c.gen << GEN_SHIFT))
+
+
 cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
                        uint64_t* ok) noexcept nogil:
     """What the rest of the hand depends on, at the start of a trick; returns
@@ -315,9 +400,10 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
 
     Of the owner only whether it is the root seat matters: any other owner, or
     none, leaves the root seat scoring its tricks, and a price card bought
-    from another seat goes to that seat.  The price is its threshold (a price
-    card's index is its threshold; the joker's is no price card's), and once
-    no card in play is below it, it no longer matters at all.
+    from another seat goes to that seat.  The price is its place among the
+    cards in play (the count of cards in play below it): the rules compare it
+    with nothing else, and once no card in play is below it, it no longer
+    matters at all.
 
     Of the points taken only the root seat's own count matters, and often only
     relative to the score: a seat that can no longer end as the owner scores
@@ -326,47 +412,89 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     the bottle scores -(pile + taken + what it still wins) in the hot bottle
     (score + taken stored).  Only while both endings are open is the count
     part of the key.
+
+    `ok` is the key of the bottle question alone (as `owner_key` makes it).
     """
-    cdef uint64_t p0 = 0, p1 = 0, mine = 0, below = inplay & (bit(s.price) - 1)
-    cdef int i, shift = 0, taken = s.taken, price = s.price
-    cdef bint owns = s.owner == c.root
+    cdef uint64_t p0 = 0, p1 = 0, p2 = 0, mine = 0, below = inplay & (bit(s.price) - 1)
+    cdef int i, shift = 0, taken = s.taken, count = cb_popcount(inplay), nbelow
+    cdef bint owns = s.owner == c.root, kexact, oexact
+    cdef int side_owns = 1 if owns else (2 if s.owner == c.partner and s.owner >= 0 else 0)
     for i in range(c.nholders):
         if i & 1:
             p0 |= s.hand[i]
         if i & 2:
             p1 |= s.hand[i]
+        if i & 4:
+            p2 |= s.hand[i]
         if c.root_holder[i]:
             mine |= s.hand[i]
-    if not owns and not (below & mine):
+    if c.partner >= 0 or c.two:
+        pass  # a side of two, two bottles: the shifts below reason about one seat, one bottle
+    elif not owns and not (below & mine):
         shift = taken
-        taken = 127
+        taken = TAKEN_NONOWNER
     elif owns and not (below & ~mine):
         shift = -taken
-        taken = 126
-    if not below:
-        price = 0
-    if c.opts & OPT_CANON:
-        canonical(c, inplay, p0, p1, k, ok)
-        k[4] = (<uint64_t>cb_popcount(below) | (<uint64_t>s.leader << 6)
-                | (<uint64_t>owns << 8) | (<uint64_t>taken << 9)
-                | (<uint64_t>(c.points[s.price_card] if owns and s.price_card >= 0 else 0) << 16)
-                | (<uint64_t>cb_popcount(inplay) << 20) | (c.gen << 26) | (<uint64_t>1 << 63))
-        # Whether the bottle can be avoided depends on no points at all.
-        ok[4] = (k[4] & ~((<uint64_t>127 << 9) | (<uint64_t>15 << 16))) | (<uint64_t>125 << 9)
-        return shift
-    k[0] = (inplay | (<uint64_t>s.leader << 36) | (<uint64_t>price << 38)
-            | (<uint64_t>owns << 44) | (<uint64_t>taken << 45)
-            | (<uint64_t>1 << 63))
+        taken = TAKEN_STUCK
+    nbelow = cb_popcount(below)
+    kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
+    oexact = not (c.opts & OPT_CANON) or count > c.ocap
+    k[4] = misc_word(c, nbelow, s.leader, side_owns, taken, s.taken2,
+                     c.points[s.price_card] if side_owns and s.price_card >= 0 else 0,
+                     count, kexact)
+    # Whether the bottle can be avoided depends on no points at all.
+    ok[4] = misc_word(c, nbelow, s.leader, owns, TAKEN_AVOID, 0, 0, count, oexact)
+    if c.two:
+        second_bottle_words(c, s, inplay, k)
+    elif kexact:
+        exact_words(inplay, p0, p1, p2, k)
+    if oexact:
+        exact_words(inplay, p0, p1, p2, ok)
+    if not oexact:
+        if kexact:
+            owner_pattern(c, inplay, p0, p1, p2, ok)
+        elif c.narrow:
+            canonical(c, inplay, p0, p1, k, ok)
+        else:
+            canonical_wide(c, inplay, p0, p1, p2, k, ok)
+    return shift
+
+
+cdef inline void second_bottle_words(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept nogil:
+    """The exact key with the second bottle: each card's holder + 1 in three
+    bit planes (so the cards in play need no word of their own), and in the
+    word that frees, the bottle not for sale: its price's place among the
+    cards in play (7 bits), whether the root seat (1) or its partner (2)
+    owns it (2), and then its price card's points (4), which come back to
+    that owner when it is bought."""
+    cdef uint64_t q0 = 0, q1 = 0, q2 = 0
+    cdef int i, h, sown = 0
+    for i in range(c.nholders):
+        h = i + 1
+        if h & 1:
+            q0 |= s.hand[i]
+        if h & 2:
+            q1 |= s.hand[i]
+        if h & 4:
+            q2 |= s.hand[i]
+    if s.sowner == c.root:
+        sown = 1
+    elif s.sowner == c.partner:
+        sown = 2
+    k[0] = (<uint64_t>cb_popcount(inplay & (bit(s.sprice) - 1)) | (<uint64_t>sown << 7)
+            | (<uint64_t>(c.points[s.scard] if sown and s.scard >= 0 else 0) << 9))
+    k[1] = q0
+    k[2] = q1
+    k[3] = q2
+
+
+cdef inline void exact_words(uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
+                             uint64_t* k) noexcept nogil:
+    """The cards in play themselves and each one's holder (3 bits)."""
+    k[0] = inplay
     k[1] = p0
     k[2] = p1
-    k[3] = 0
-    k[4] = c.gen << 26
-    ok[0] = (k[0] & ~(<uint64_t>127 << 45)) | (<uint64_t>125 << 45)
-    ok[1] = p0
-    ok[2] = p1
-    ok[3] = 0
-    ok[4] = c.gen << 26
-    return shift
+    k[3] = p2
 
 
 cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
@@ -378,6 +506,9 @@ cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
     and their points, so two positions whose cards in play show one pattern
     (and whose price lies at the same place in it: the key's count of cards
     below the price) play identically, whichever cards have gone.
+
+    This is the narrow packing (at most 4 holders, at most 3 points a card:
+    6 bits a card, at most 40 cards); `canonical_wide` is the general one.
     """
     cdef uint64_t m = inplay, holder
     cdef int card, pos = 0
@@ -398,20 +529,62 @@ cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
         pos += 1
 
 
+cdef inline void canonical_wide(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
+                                uint64_t* k, uint64_t* ok) noexcept nogil:
+    """`canonical` for any deck: c.kbits a card (holder, suit, points) in the
+    main pattern, c.obits (holder, suit) in the bottle question's; the caller
+    makes sure the cards in play fit (c.kcap)."""
+    cdef uint64_t m = inplay, holder
+    cdef int card, kw = 0, ks = 0, ow = 0, osh = 0
+    cdef int hb = c.hbits, kb = c.kbits, ob = c.obits
+    k[0] = 0
+    k[1] = 0
+    k[2] = 0
+    k[3] = 0
+    ok[0] = 0
+    ok[1] = 0
+    ok[2] = 0
+    ok[3] = 0
+    while m:
+        card = cb_ctz(m)
+        m &= m - 1
+        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1) | (((p2 >> card) & 1) << 2)
+        k[kw] |= (holder | (<uint64_t>c.code[card] << hb)) << ks
+        ks += kb
+        if ks > 64 - kb:
+            ks = 0
+            kw += 1
+        ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
+        osh += ob
+        if osh > 64 - ob:
+            osh = 0
+            ow += 1
+
+
+cdef inline void owner_pattern(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
+                               uint64_t* ok) noexcept nogil:
+    """The bottle question's pattern alone: each card's holder and suit
+    (c.ocap cards fit; 4 bits a card in the narrow packing)."""
+    cdef uint64_t m = inplay, holder
+    cdef int card, ow = 0, osh = 0
+    cdef int hb = c.hbits, ob = c.obits
+    ok[0] = 0
+    ok[1] = 0
+    ok[2] = 0
+    ok[3] = 0
+    while m:
+        card = cb_ctz(m)
+        m &= m - 1
+        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1) | (((p2 >> card) & 1) << 2)
+        ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
+        osh += ob
+        if osh > 64 - ob:
+            osh = 0
+            ow += 1
+
+
 cdef inline int key_taken(Ctx* c, uint64_t* k) noexcept nogil:
-    if c.opts & OPT_CANON:
-        return (k[4] >> 9) & 127
-    return (k[0] >> 45) & 127
-
-
-cdef inline void set_key_taken(Ctx* c, uint64_t* k, uint64_t* out, int taken) noexcept nogil:
-    cdef int i
-    for i in range(5):
-        out[i] = k[i]
-    if c.opts & OPT_CANON:
-        out[4] = (k[4] & ~(<uint64_t>127 << 9)) | (<uint64_t>taken << 9)
-    else:
-        out[0] = (k[0] & ~(<uint64_t>127 << 45)) | (<uint64_t>taken << 45)
+    return (k[4] >> 12) & 1023
 
 
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
@@ -477,21 +650,21 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
     cdef Entry* b = tt_bucket(c, key)
     cdef Entry* e = bucket_entry(b, key)
     if e == NULL:
-        if depth >= b[0].depth or ((b[0].k[4] >> 26) & GEN_MASK) != c.gen:
+        if depth >= b[0].depth or ((b[0].k[4] >> GEN_SHIFT) & GEN_MASK) != c.gen:
             b[1] = b[0]
             e = &b[0]
         else:
             e = &b[1]
         claim(e, key)
-        e.lower = -128
-        e.upper = 127
+        e.lower = -32768
+        e.upper = 32767
         e.depth = depth
     # A fail-low result is an upper bound, a fail-high one a lower bound; the
-    # clamps to int8 only ever widen a bound (no real score comes near them).
+    # clamps to int16 only ever widen a bound (no real score comes near them).
     if best > alpha0 and best > e.lower:
-        e.lower = best if best < 127 else 127
+        e.lower = best if best < 32767 else 32767
     if best < beta0 and best < e.upper:
-        e.upper = best if best > -128 else -128
+        e.upper = best if best > -32768 else -32768
     e.best = best_card
 
 
@@ -536,32 +709,34 @@ cdef inline uint64_t root_cards(Ctx* c, State* s) noexcept nogil:
 cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noexcept nogil:
     """The key of the bottle question alone (see avoid): the holder and suit of
     every card in play in order, where the price lies among them, the leader
-    and whether the root seat owns."""
-    cdef uint64_t m = inplay, p0 = 0, p1 = 0, holder
-    cdef int i, card, pos = 0
+    and whether the root seat owns.  Equal to the `ok` of `tt_key`."""
+    cdef uint64_t m = inplay, p0 = 0, p1 = 0, p2 = 0, holder
+    cdef int i, card, pos = 0, count = cb_popcount(inplay)
+    cdef bint oexact = not (c.opts & OPT_CANON) or count > c.ocap
     for i in range(c.nholders):
         if i & 1:
             p0 |= s.hand[i]
         if i & 2:
             p1 |= s.hand[i]
-    ok[0] = 0
-    ok[1] = 0
-    ok[2] = 0
-    ok[3] = 0
-    if not (c.opts & OPT_CANON):
-        ok[0] = inplay | (<uint64_t>s.price << 38)
-        ok[1] = p0
-        ok[2] = p1
-    else:
+        if i & 4:
+            p2 |= s.hand[i]
+    if oexact:
+        exact_words(inplay, p0, p1, p2, ok)
+    elif c.narrow:
+        ok[0] = 0
+        ok[1] = 0
+        ok[2] = 0
+        ok[3] = 0
         while m:
             card = cb_ctz(m)
             m &= m - 1
             holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
             ok[pos // 16] |= (holder | (<uint64_t>c.suit[card] << 2)) << (4 * (pos % 16))
             pos += 1
-    ok[4] = (<uint64_t>cb_popcount(inplay & (bit(s.price) - 1)) | (<uint64_t>s.leader << 6)
-             | (<uint64_t>(s.owner == c.root) << 8) | (<uint64_t>125 << 9)
-             | (<uint64_t>cb_popcount(inplay) << 20) | (c.gen << 26) | (<uint64_t>1 << 63))
+    else:
+        owner_pattern(c, inplay, p0, p1, p2, ok)
+    ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
+                      TAKEN_AVOID, 0, 0, count, oexact)
 
 
 cdef int avoid(Ctx* c, State* s) noexcept nogil:
@@ -574,8 +749,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     """
     cdef uint64_t inplay = s.tmask, below, mine, legal, m, above, ok[5]
     cdef int i, j, n, h, card, nxt, result, seat, hash_move = -1
-    cdef int moves[16]
-    cdef int score[16]
+    cdef int moves[MAXC]
+    cdef int score[MAXC]
     cdef bint owns = s.owner == c.root, maximise, use_tt
     cdef Entry* b
     cdef Entry* e = NULL
@@ -608,7 +783,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
     seat = c.holder_seat[h]
-    maximise = seat == c.root
+    maximise = seat == c.root or seat == c.partner
     legal = legal_mask(c, s, h)
     # Ordering: the cards whose trick, were it to end now, leaves the root
     # seat where the mover wants it (rid of the bottle or not), then by how
@@ -674,8 +849,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef Entry* b
     cdef State child
     cdef bint maximise, stored = False
-    cdef int moves[16]
-    cdef int64_t score[16]
+    cdef int moves[MAXC]
+    cdef int64_t score[MAXC]
     cdef int64_t tmp
     c.nodes += 1
     inplay = s.tmask
@@ -706,7 +881,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         shift = tt_key(c, s, inplay, key, okey)
-        both_open = key_taken(c, key) < 126
+        both_open = key_taken(c, key) < TAKEN_STUCK
         if both_open and (c.opts & OPT_OWNER):
             # Whether the root seat can avoid the bottle does not depend on its points.
             owner_max = -c.pile - (s.taken if c.hot else 0)
@@ -747,7 +922,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         play(c, &child, h, lopaka_card(c, s, h))
         return search(c, &child, alpha, beta)
     seat = c.holder_seat[h]
-    maximise = seat == c.root
+    maximise = seat == c.root or seat == c.partner
     legal = legal_mask(c, s, h)
     reps = representatives(c, s, legal, inplay) if c.opts & OPT_EQUIV else legal
     nmoves = 0
@@ -897,13 +1072,26 @@ def release_table():
 def solve_state(
     list hands, list holder_seat, list order, int lopaka, int root, bint hot, int pile,
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
-    list points, list suits, int tt_bits=20, int opts=OPT_ALL,
+    list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
+    int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
 ):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
     `root` is the seat whose score is valued (the seat to move).  With Lopaka
     to move the one card of his policy is valued.  `taken` is the points in
-    the root seat's tricks so far.
+    the root seat's tricks so far.  In the Bottle Imp's team mode `partner`
+    is the root seat's partner (it maximises too; `taken2` is its points so
+    far) and the value is the side's score: the owner's -pile plus the other
+    member's points, or both members' points.  (Doubling the score of a seat
+    that plays alone is left to the caller.)  `key_cap` lowers the number of
+    cards in play up to which the table keys are patterns (for the tests of
+    the exact keys beyond).  `shelf_*` is the Bottle Imp's second bottle, the
+    one not for sale (`shelf_price` -1: one bottle only); it is searched
+    with exact table keys and without `avoid`, static bounds and equivalent
+    cards (their reasoning assumes one bottle whose price only falls).
+
+    Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
+    in the deck (the key's fields).
     """
     cdef Ctx c
     cdef State s, child
@@ -911,16 +1099,35 @@ def solve_state(
     cdef uint64_t legal, reps, inplay, above
     cdef int values[MAXC]
     cdef int is_rep[MAXC]
-    cdef int nh = len(hands)
+    cdef int nh = len(hands), top, pbits
     cdef bint own
     cdef Entry* private
-    if not 1 <= nh <= 4 or len(points) > MAXC or len(trick) >= nh:
+    if (not 1 <= nh <= MAXH or len(points) > MAXC or len(suits) != len(points)
+            or len(trick) >= nh or len(holder_seat) != nh or not 1 <= len(order) <= MAXH
+            or any(len(o) != nh for o in order) or not 0 <= price < MAXC):
         raise ValueError("solve_state: bad sizes")
-    if any(not 1 <= p <= 3 for p in points) or any(not 0 <= x <= 2 for x in suits):
-        raise ValueError("solve_state: the pattern key needs 3 suits and 1-3 points a card")
+    if any(not 0 <= x <= 2 for x in suits):
+        raise ValueError("solve_state: a deck has three suits (0-2)")
+    if any(not 0 <= p <= MAX_CARD_POINTS for p in points) or sum(points) > MAX_TOTAL_POINTS:
+        raise ValueError(
+            f"solve_state: the key holds 0-{MAX_CARD_POINTS} points a card"
+            f" and at most {MAX_TOTAL_POINTS} in the deck"
+        )
     c.nholders = nh
     c.lopaka = lopaka
     c.root = root
+    # -2, not -1: "no owner" (-1) must never count as the partner owning.
+    c.partner = partner if partner >= 0 else -2
+    if partner >= 0:
+        if hot or partner == root:
+            raise ValueError("solve_state: a partner, but the hot bottle or the root seat")
+        # These reason about the root seat alone (its bottle question, its bounds).
+        opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER)
+    c.two = shelf_price >= 0
+    if c.two:
+        if hot or not 0 <= shelf_price < MAXC:
+            raise ValueError("solve_state: a second bottle, but the hot bottle or a bad price")
+        opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER | OPT_EQUIV)
     c.hot = hot
     c.pile = pile
     c.opts = opts
@@ -933,18 +1140,32 @@ def solve_state(
     for i in range(3):
         c.suit_mask[i] = 0
     for i in range(4):
-        c.pts_mask[i] = 0
+        c.pbit[i] = 0
+    for i in range(MAXH):
         c.root_holder[i] = 0
         c.holder_seat[i] = 0
         s.hand[i] = 0
-        for j in range(4):
+        s.tcard[i] = 0
+        s.tholder[i] = 0
+        for j in range(MAXH):
             c.order[i][j] = 0
     for i in range(len(points)):
         c.points[i] = points[i]
         c.suit[i] = suits[i]
-        c.code[i] = suits[i] | ((points[i] - 1) << 2)
+        c.code[i] = suits[i] | (points[i] << 2)
         c.suit_mask[suits[i]] |= bit(i)
-        c.pts_mask[points[i]] |= bit(i)
+        for j in range(4):
+            if (points[i] >> j) & 1:
+                c.pbit[j] |= bit(i)
+    top = max(points, default=0)
+    c.pbit_hi = top > 3
+    c.narrow = nh <= 4 and top <= 3
+    c.hbits = 2 if nh <= 4 else 3
+    pbits = max(1, top.bit_length())
+    c.kbits = 6 if c.narrow else c.hbits + 2 + pbits
+    c.obits = c.hbits + 2
+    c.kcap = min(4 * (64 // c.kbits), key_cap)
+    c.ocap = min(4 * (64 // c.obits), key_cap)
     for i in range(nh):
         c.holder_seat[i] = holder_seat[i]
         c.root_holder[i] = holder_seat[i] == root
@@ -956,6 +1177,10 @@ def solve_state(
     s.price_card = price_card
     s.owner = owner
     s.taken = taken
+    s.taken2 = taken2 if partner >= 0 else 0
+    s.sprice = shelf_price if c.two else 0
+    s.scard = shelf_card if c.two else -1
+    s.sowner = shelf_owner if c.two else -1
     s.leader = leader
     s.n = 0
     s.tmask = 0

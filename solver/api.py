@@ -23,7 +23,8 @@ class Solution:
     """The answer for one position: the seat to move and each legal card's value."""
 
     seat: int
-    #: Legal card -> the seat's final score with double-dummy play after it.
+    #: Legal card -> the seat's final score with double-dummy play after it (as
+    #: it counts: in the Bottle Imp's team mode the side's, see `solve_hand`).
     values: dict[Card, int]
     nodes: int
 
@@ -53,16 +54,43 @@ def _tt_bits(cards_left: int) -> int:
     return 22
 
 
-def solve_hand(hand: Hand, opts: int | None = None, tt_bits: int | None = None) -> Solution:
-    """Solve an engine Hand in its play phase (Lopaka may be the one to move)."""
+def _side(hand: Hand, root: int) -> tuple[int, int]:
+    """(partner, factor): who scores with the root seat in the Bottle Imp's team
+    mode (-1: nobody) and the factor of the side's score (2 for a seat alone
+    there), read off `Rules.team_scores` so that the two cannot disagree."""
+    weights = []
+    for seat in range(hand.seats):
+        unit = [0] * hand.seats
+        unit[seat] = 1
+        weights.append(hand.rules.team_scores(tuple(unit))[root])
+    factor = weights[root]
+    others = [s for s, w in enumerate(weights) if w and s != root]
+    if factor < 1 or len(others) > 1 or any(weights[s] != factor for s in others):
+        raise ValueError(f"the solver cannot value these team scores: {weights}")
+    return (others[0] if others else -1), factor
+
+
+def solve_hand(
+    hand: Hand, opts: int | None = None, tt_bits: int | None = None, key_cap: int | None = None
+) -> Solution:
+    """Solve an engine Hand in its play phase (Lopaka may be the one to move).
+
+    The values are the seat's score as it counts: in the Bottle Imp's team
+    mode the side's (RULES: partners both get their sum, a seat alone double).
+    `key_cap` is for the tests (see `_search.solve_state`).
+    """
     if hand.phase is not Phase.PLAY:
         raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
+    shelf = list(getattr(hand, "shelf", ()))
+    if len(shelf) > 1:
+        raise ValueError(f"the solver plays at most two bottles, not {len(shelf) + 1}")
     deck = hand.deck
     holder = hand.holder_to_play()
     root = hand.holder_seat[holder]
     order = [list(hand.trick_order(seat)) for seat in range(hand.seats)]
     owner = hand.owner
     taken_root = deck.points_of(hand.taken[root])
+    partner, factor = _side(hand, root)
     cards_left = sum(bin(m).count("1") for m in hand.holdings)
     values, nodes = _search.solve_state(
         list(hand.holdings),
@@ -83,9 +111,17 @@ def solve_hand(hand: Hand, opts: int | None = None, tt_bits: int | None = None) 
         list(deck.suit_of),
         _tt_bits(cards_left) if tt_bits is None else tt_bits,
         _search.ALL_OPTIONS if opts is None else opts,
+        partner,
+        deck.points_of(hand.taken[partner]) if partner >= 0 else 0,
+        _search.MAX_KEY_CARDS if key_cap is None else key_cap,
+        *(
+            (shelf[0][0], -1 if shelf[0][1] is None else shelf[0][1],
+             -1 if shelf[0][2] is None else shelf[0][2])
+            if shelf else ()
+        ),
     )
     cards = deck.cards
-    return Solution(root, {cards[c]: v for c, v in sorted(values.items())}, nodes)
+    return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)
 
 
 def solve(position: Position | Hand, opts: int | None = None) -> Solution:

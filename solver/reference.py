@@ -5,7 +5,8 @@ It exists to be obviously right, not fast: every move goes through
 `Hand.autoplay()`, and a finished hand is valued with `Hand.scores()`, so it
 shares no rule code with the compiled search it checks.  The only addition to
 textbook minimax is a memo keyed on the complete state of the hand (every
-holding, the trick, the leader, price, owner and every seat's taken cards):
+holding, the trick, the leader, price, owner, the other bottle's state and
+every seat's taken cards):
 the rest of the hand is a function of exactly that, so the memo cannot change a
 value, it only keeps the differential tests affordable.
 """
@@ -25,14 +26,20 @@ def _key(hand: Hand) -> tuple:
         hand.price_card,
         hand.owner,
         tuple(hand.taken),
+        tuple(getattr(hand, "shelf", ())),  # the second bottle's state, when played
     )
 
 
 class ReferenceSolver:
-    """Minimax for one root seat: it maximises its score, the others minimise it."""
+    """Minimax for one root seat: it maximises its score, the others minimise it.
 
-    def __init__(self, root: int) -> None:
+    In the Bottle Imp's team mode the score is the side's (`Hand.scores()`)
+    and the root seat's partner maximises it too.
+    """
+
+    def __init__(self, root: int, side: tuple[int, ...] = ()) -> None:
         self.root = root
+        self.side = frozenset(side) | {root}
         self.nodes = 0
         self._memo: dict[tuple, int] = {}
 
@@ -55,7 +62,7 @@ class ReferenceSolver:
                 child = hand.copy()
                 child.apply(action)
                 values.append(self.value(child))
-            result = max(values) if seat == self.root else min(values)
+            result = max(values) if seat in self.side else min(values)
         self._memo[key] = result
         return result
 
@@ -66,7 +73,8 @@ def reference_solve(hand: Hand) -> tuple[int, dict[Card, int], int]:
     With Lopaka to move, the one card his policy plays, valued for his own score.
     """
     seat = hand.to_act()[0]
-    solver = ReferenceSolver(seat)
+    rules = hand.rules
+    solver = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
     values: dict[Card, int] = {}
     if seat == hand.lopaka:
         deck = hand.deck

@@ -8,7 +8,7 @@ import pytest
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.records import HandRecord, RecordError, record_of, replay_hand
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import analyse, solve
 from cursedbottle.solver.reference import reference_solve
 
@@ -118,3 +118,79 @@ def test_concurrent_solves_agree() -> None:
     for t in threads:
         t.join()
     assert results == [want] * 4
+
+
+KEY_CONFIGS = [
+    Rules(3), Rules(4, hot_bottle=True), Rules(2, bright_house=True),
+    Rules(3, edition=Edition.BOTTLE_IMP), Rules(6, edition=Edition.BOTTLE_IMP),
+    Rules(5, edition=Edition.BOTTLE_IMP, teams=True),
+    Rules(6, edition=Edition.BOTTLE_IMP, teams=True),
+]
+
+
+@pytest.mark.parametrize(
+    "rules", KEY_CONFIGS,
+    ids=["3p", "4p-hot", "2p-bright", "imp-3p", "imp-6p", "imp-5p-teams", "imp-6p-teams"],
+)
+def test_exact_keys_beyond_the_pattern(rules: Rules) -> None:
+    """Beyond the cards a pattern key can hold (33+ cards in play with five or
+    six holders) the table keys name the cards themselves; lowering that limit
+    runs the same positions through the exact keys, and through both kinds in
+    one search, and with the pattern switched off altogether."""
+    from cursedbottle.solver import _search
+    from cursedbottle.solver.api import solve_hand
+    from cursedbottle.solver.sampling import random_position
+
+    rng = random.Random(f"keys:{rules}")
+    no_canon = _search.ALL_OPTIONS & ~_search.OPTIONS["canon"]
+    for i in range(6):
+        hand = random_position(rules, rng, 3, in_trick=i % rules.holders).to_hand()
+        seat, want, _ = reference_solve(hand)
+        for key_cap, opts in ((0, None), (2 * rules.holders, None), (None, no_canon)):
+            got = solve_hand(hand, opts, key_cap=key_cap)
+            assert (got.seat, got.values) == (seat, want), (i, key_cap)
+
+
+def test_the_solver_refuses_what_its_key_cannot_hold() -> None:
+    from cursedbottle.solver import _search
+
+    args = dict(
+        hands=[1, 2, 4], holder_seat=[0, 1, 2], order=[[0, 1, 2], [1, 2, 0], [2, 0, 1]],
+        lopaka=-1, root=0, hot=False, pile=0, price=3, price_card=-1, owner=-1, taken=0,
+        leader=0, trick=[], trick_holders=[], suits=[0, 1, 2],
+    )
+    assert _search.solve_state(points=[1, 15, 2], **args)[0]
+    with pytest.raises(ValueError, match="points"):
+        _search.solve_state(points=[1, 16, 2], **args)
+    with pytest.raises(ValueError, match="sizes"):
+        _search.solve_state(points=[1, 1, 1], **{**args, "hands": [1] * 7})
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_second_bottle_before_and_after_the_first_purchase(players: int) -> None:
+    """The second bottle in endgames where a bottle still stands at 19 (random
+    play rarely keeps one there that long): both unbought, and the first one
+    bought (the untouched one then is for sale).  A purchase below the other
+    bottle's price puts that one on sale."""
+    from cursedbottle.engine.events import Phase
+    from cursedbottle.solver import solve_hand
+
+    rules = Rules(players, edition=Edition.BOTTLE_IMP, second_bottle=True)
+    rng = random.Random(f"second-bottle:{players}")
+    for i in range(8):
+        dealer = rng.randrange(rules.seats)
+        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
+        while hand.phase is not Phase.PLAY or len(hand.tricks) < rules.tricks - 3:
+            hand.apply(rng.choice(hand.legal_actions()))
+        deck = hand.deck
+        price = None if hand.price_card is None else deck.cards[hand.price_card]
+        for shelf in ([(None, None)], [(price, hand.owner)]):
+            start = Hand.at_position(
+                rules, [deck.cards_of(m) for m in hand.holdings],
+                [deck.cards[c] for c in hand.pile],
+                None, None, [deck.cards_of(m) for m in hand.taken], hand.leader, [],
+                shelf=shelf,
+            )
+            seat, want, _ = reference_solve(start)
+            got = solve_hand(start)
+            assert (got.seat, got.values) == (seat, want), (i, shelf)
