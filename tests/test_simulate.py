@@ -46,6 +46,36 @@ def test_every_record_written_replays_to_its_scores(tmp_path):
         assert len(result.scores) == 3  # two players and Lopaka
 
 
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [
+        ("heuristic,rule,random", ()),
+        ("heuristic,rule,random,rule", ("--teams",)),
+        ("strong:0.02,heuristic,rule,random,random", ()),
+        ("heuristic,rule,random,rule,heuristic", ("--teams", "--second-bottle")),
+        ("heuristic,rule,random,random,rule,heuristic", ("--second-bottle",)),
+        ("strong:0.02,rule,random,rule,random,heuristic", ("--teams",)),
+    ],
+    ids=["3p", "4p-teams", "5p-strong", "5p-teams-2bottles", "6p-2bottles", "6p-teams-strong"],
+)
+def test_every_bottle_imp_mode_runs_bot_only_games_and_records_them(tmp_path, seats, options):
+    """Whole Bottle Imp games of bots; every hand written is a record that replays."""
+    out, records = _simulate(
+        tmp_path, "imp", "--game", "bottle-imp", "--seats", seats, *options,
+        "--games", "1", "--game-hands", "2", "--seed", "4", "--workers", "1",
+    )
+    players = len(seats.split(","))
+    assert "mean/hand" in out and "games won" in out
+    lines = records.splitlines()
+    assert len(lines) >= 2  # two hands (more only after a tie at the top)
+    for line in lines:
+        obj = json.loads(line)
+        assert obj["rules"]["game"] == "bottle-imp" and obj["rules"]["players"] == players
+        assert obj["rules"].get("teams", False) == ("--teams" in options)
+        assert obj["rules"].get("second_bottle", False) == ("--second-bottle" in options)
+        assert len(replay(HandRecord.from_json(obj)).scores) == players
+
+
 def test_games_mode_counts_games_won(capsys):
     assert (
         main(
