@@ -48,9 +48,9 @@ EXACT_CARDS_SECOND_BOTTLE = 20
 
 def exact_cards_for(rules: Rules) -> int:
     """The exact-solve threshold of `evaluate` for a rule set (measured)."""
-    if getattr(rules, "second_bottle", False):
+    if rules.second_bottle:
         return EXACT_CARDS_SECOND_BOTTLE
-    if getattr(rules, "teams", False):
+    if rules.teams:
         return EXACT_CARDS
     return EXACT_CARDS_BY_HOLDERS.get(rules.holders, EXACT_CARDS)
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:

@@ -81,7 +81,7 @@ def solve_hand(
     """
     if hand.phase is not Phase.PLAY:
         raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
-    shelf = list(getattr(hand, "shelf", ()))
+    shelf = list(hand.shelf)
     if len(shelf) > 1:
         raise ValueError(f"the solver plays at most two bottles, not {len(shelf) + 1}")
     deck = hand.deck

@@ -26,7 +26,7 @@ def _key(hand: Hand) -> tuple:
         hand.price_card,
         hand.owner,
         tuple(hand.taken),
-        tuple(getattr(hand, "shelf", ())),  # the second bottle's state, when played
+        tuple(hand.shelf),  # the second bottle's state, when played
     )
 
 
