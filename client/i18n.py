@@ -143,12 +143,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "connecting": "Connecting to {target}…",
         "cannot_connect": "Cannot reach {target}: {msg}",
         "log_hand": "— Hand {n}: {name} deals —",
+        "log_hand_you": "— Hand {n}: you deal —",
         "log_lopaka": "Lopaka's open hand: {cards}",
         "log_passed": "{a} passed {card} to {b}",
         "log_passed_hidden": "{a} passed a card to {b}",
         "log_open": "{name} lays hand {n} open: {cards}",
         "log_trick": "{name} wins trick {n}",
+        "log_trick_you": "You win trick {n}",
         "log_buys": "{name} wins trick {n} and buys the bottle at {price}",
+        "log_buys_you": "You win trick {n} and buy the bottle at {price}",
         "log_hand_end": "Hand {n} over: {scores}",
         "log_game_end": "Game over: {name} wins.",
         "log_speed": "Speed: {speed}",
@@ -327,12 +330,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "connecting": "Verbinde mit {target}…",
         "cannot_connect": "{target} nicht erreichbar: {msg}",
         "log_hand": "— Runde {n}: {name} gibt —",
+        "log_hand_you": "— Runde {n}: du gibst —",
         "log_lopaka": "Lopakas offene Hand: {cards}",
         "log_passed": "{a} gab {card} an {b}",
         "log_passed_hidden": "{a} gab eine Karte an {b}",
         "log_open": "{name} legt Hand {n} offen: {cards}",
         "log_trick": "{name} gewinnt Stich {n}",
+        "log_trick_you": "Du gewinnst Stich {n}",
         "log_buys": "{name} gewinnt Stich {n} und kauft die Flasche für {price}",
+        "log_buys_you": "Du gewinnst Stich {n} und kaufst die Flasche für {price}",
         "log_hand_end": "Runde {n} vorbei: {scores}",
         "log_game_end": "Spielende: {name} gewinnt.",
         "log_speed": "Tempo: {speed}",
@@ -472,6 +478,9 @@ class Tr:
     @property
     def bottle_imp(self) -> bool:
         return self.game == game_pb2.GAME_BOTTLE_IMP
+
+    def has(self, key: str) -> bool:
+        return key in self._strings
 
     def __call__(self, key: str, **params: object) -> str:
         text = self._strings.get(key) or STRINGS["en"].get(key, key)

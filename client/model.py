@@ -292,7 +292,11 @@ class TableModel:
         if self.turn_seq < sequence:  # the legal moves we hold are from before the action
             self.legal = []
 
-    def _say(self, key: str, **params: object) -> None:
+    def _say(self, key: str, who: int | None = None, **params: object) -> None:
+        """Log a line; when `who` is this seat, the line addressed to "you" if the
+        language has one (English "You win", not "You wins")."""
+        if who is not None and who == self.me and self.tr.has(key + "_you"):
+            key += "_you"
         self.log.append(self.tr(key, **params))
 
     def _remove(self, key: Key, card: game_pb2.Card) -> None:
@@ -314,7 +318,7 @@ class TableModel:
             self.totals = [0] * m.rules.players
         elif kind == "hand_started":
             self._new_hand(m)
-            self._say("log_hand", n=m.number, name=self.name(m.dealer))
+            self._say("log_hand", who=m.dealer, n=m.number, name=self.name(m.dealer))
         elif kind == "cards_dealt":
             key = (m.seat, m.hand)
             self.counts[key] = m.count
@@ -424,10 +428,10 @@ class TableModel:
         if m.HasField("returned") and m.returned.code and m.HasField("returned_to"):
             self.taken[m.returned_to] = self.taken.get(m.returned_to, 0) + m.returned.points
         if m.bought:
-            self._say("log_buys", name=self.name(m.winner), n=m.number,
+            self._say("log_buys", who=m.winner, name=self.name(m.winner), n=m.number,
                       price=self.tr.card(m.price))
         else:
-            self._say("log_trick", name=self.name(m.winner), n=m.number)
+            self._say("log_trick", who=m.winner, name=self.name(m.winner), n=m.number)
 
     # ----------------------------------------------------------- end of hand
 
