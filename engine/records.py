@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -164,20 +164,18 @@ def _cards(deck: Deck, value: object, path: str) -> tuple[Card, ...]:
     return tuple(_card(deck, c, f"{path}[{i}]") for i, c in enumerate(items))
 
 
+#: How a game ends is no part of a hand's rules: a record resets it to the defaults.
+_GAME_END_DEFAULTS = {
+    f.name: f.default for f in fields(Rules) if f.name in ("target", "hands", "hand_limit")
+}
+
+
 def _rules_from_json(obj: object) -> Rules:
     """The rules of one hand.  How the game ends (target, number of hands) is not
     part of a hand, so a record drops it: a record from a table playing to 50
     equals the same record read back from JSON."""
     if isinstance(obj, Rules):
-        return Rules(
-            obj.players,
-            obj.hot_bottle,
-            obj.bright_house,
-            deck=obj.deck,
-            edition=obj.edition,
-            teams=obj.teams,
-            second_bottle=obj.second_bottle,
-        )
+        return replace(obj, **_GAME_END_DEFAULTS)
     if not isinstance(obj, Mapping):
         raise RecordError(f"rules: expected an object, got {_kind(obj)}")
     try:

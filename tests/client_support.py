@@ -12,11 +12,25 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from cursedbottle.client import CursedBottleApp, QuickGame
-from cursedbottle.client.table import TableScreen
+from cursedbottle.client.table import HandEndScreen, TableScreen
 from cursedbottle.server import start_server
 from cursedbottle.v1 import game_pb2
 
 SIZE = (80, 24)
+
+
+def run(coro, timeout: float = 120):
+    """Run a test's coroutine, failing it (not hanging CI) after `timeout` seconds."""
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def first_hand_over(app: CursedBottleApp) -> Callable[[TableScreen], bool]:
+    """The end of the first hand, its pop-up on screen (a tie at the top plays on)."""
+
+    def done(screen: TableScreen) -> bool:
+        return bool(screen.model.hand_results) and isinstance(app.screen, HandEndScreen)
+
+    return done
 
 
 @contextlib.asynccontextmanager

@@ -8,20 +8,21 @@ form for the game.  Every move goes through the keyboard.
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 from client_support import (
     SIZE,
+    first_hand_over,
     local_server,
     play_by_keys,
     quick_app,
+    run,
     screen_text,
     table_screen,
     until,
 )
-from cursedbottle.client.table import HandEndScreen, RulesScreen
+from cursedbottle.client.table import RulesScreen
 from cursedbottle.client.widgets import HandView
 from cursedbottle.v1 import game_pb2
 from test_client_tmux import SCRIPT, Tmux, play_until_over, quit_cleanly, wait_for
@@ -32,15 +33,6 @@ COLOURS = {game_pb2.SUIT_YELLOW: "yellow", game_pb2.SUIT_BLUE: "bright_blue",
            game_pb2.SUIT_RED: "red"}
 
 
-def run(coro, timeout: float = 60):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-def _hand_over(app):
-    def done(screen) -> bool:
-        return bool(screen.model.hand_results) and isinstance(app.screen, HandEndScreen)
-
-    return done
 
 
 def _dealt(screen) -> bool:
@@ -100,7 +92,7 @@ def test_five_players_a_whole_hand_by_keys():
                 assert "The Bottle Imp" in rules_page, rules_page
                 await pilot.press("escape")
                 await until(pilot, lambda: app.screen is screen)
-                steps = await play_by_keys(pilot, app, _hand_over(app), timeout=40)
+                steps = await play_by_keys(pilot, app, first_hand_over(app), timeout=40)
                 expected = {"pile": 0 if dealer == m.me else 1, "pass": 2, "confirm": 1,
                             "play": 10}
                 for step, count in expected.items():
@@ -145,7 +137,7 @@ def test_five_player_teams_the_dealer_alone_keeps_his_cards():
                     row = next(line for line in text.splitlines()[2:7] if m.name(s) in line)
                     labels[s] = re.search(r" (solo|[ABC]) +\d+ ", row).group(1)
                 assert labels == {0: "solo", 1: "A", 2: "B", 3: "A", 4: "B"}, text
-                steps = await play_by_keys(pilot, app, _hand_over(app), timeout=40)
+                steps = await play_by_keys(pilot, app, first_hand_over(app), timeout=40)
                 assert "pile" not in steps and steps.count("play") == 10
                 end = screen_text(app)
                 assert "a player alone (solo) counts double" in end, end
@@ -167,7 +159,7 @@ def test_four_player_teams_show_the_partner_and_one_total_per_side():
             async with app.run_test(size=(120, 36)) as pilot:
                 await until(pilot, lambda: table_screen(app) is not None)
                 screen = table_screen(app)
-                await play_by_keys(pilot, app, _hand_over(app), timeout=40)
+                await play_by_keys(pilot, app, first_hand_over(app), timeout=40)
                 await pilot.press("enter")  # close the end-of-hand pop-up
                 await until(pilot, lambda: app.screen is screen)
                 m = screen.model
@@ -213,7 +205,7 @@ def test_the_second_bottle_shows_both_bottles():
                 assert m.price is None
                 status = screen_text(app).splitlines()[0]
                 assert f"Price 19 · Bottles: nobody / {m.name(owners[1])} " in status, status
-                steps = await play_by_keys(pilot, app, _hand_over(app), timeout=30)
+                steps = await play_by_keys(pilot, app, first_hand_over(app), timeout=30)
                 assert steps.count("play") >= 1
                 end = screen_text(app)
                 result = m.hand_results[0]

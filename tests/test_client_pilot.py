@@ -6,35 +6,23 @@ screen's state only to decide which key a person would press next.
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 from client_support import (
     SIZE,
     Proxy,
+    first_hand_over,
     local_server,
     play_by_keys,
     quick_app,
+    run,
     screen_text,
     table_screen,
     until,
 )
 from cursedbottle.client.table import GameOverScreen, HandEndScreen, HintScreen
 from cursedbottle.v1 import game_pb2
-
-
-def run(coro, timeout: float = 120):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-def _first_hand_over(app):
-    """The end of the first hand, its pop-up on screen (a tie at the top plays on)."""
-
-    def done(screen) -> bool:
-        return bool(screen.model.hand_results) and isinstance(app.screen, HandEndScreen)
-
-    return done
 
 
 def _over(app):
@@ -63,7 +51,7 @@ def test_a_whole_hand_through_the_keyboard(rules, expected):
         async with local_server() as target:
             app = quick_app(target, rules)
             async with app.run_test(size=SIZE) as pilot:
-                steps = await play_by_keys(pilot, app, _first_hand_over(app))
+                steps = await play_by_keys(pilot, app, first_hand_over(app))
                 model = table_screen(app).model
                 for step, count in expected.items():
                     assert steps.count(step) == count, (step, steps)
@@ -242,7 +230,7 @@ def test_a_dropped_connection_shows_a_banner_and_the_seat_resumes():
                 proxy.refusing = False
                 await until(pilot, lambda: not screen.reconnecting, timeout=60)
                 assert "Connection lost" not in screen_text(app)
-                await play_by_keys(pilot, app, _first_hand_over(app))
+                await play_by_keys(pilot, app, first_hand_over(app))
                 # every event once: 11 tricks logged, the hand ends with an empty hand
                 model = screen.model
                 won = [line for line in model.log if re.search(r"\bwins? trick \d+", line)]

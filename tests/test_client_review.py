@@ -8,14 +8,13 @@ loss against double-dummy play.  The lobby's history lists the hand and opens it
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 from client_support import (
     SIZE,
     local_server,
     play_by_keys,
     quick_app,
+    run,
     screen_text,
     table_screen,
     until,
@@ -26,10 +25,6 @@ from cursedbottle.client.i18n import Tr
 from cursedbottle.client.review import HistoryScreen, ReviewScreen
 from cursedbottle.client.table import HandEndScreen
 from cursedbottle.v1 import game_pb2, table_pb2
-
-
-def run(coro, timeout: float = 90):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 async def _review_text(pilot, app) -> str:

@@ -7,12 +7,19 @@ legal card is worse than the best by clearly more than the threshold.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import stat
 
 import grpc
-from client_support import SIZE, local_server, play_by_keys, screen_text, table_screen, until
+from client_support import (
+    SIZE,
+    local_server,
+    play_by_keys,
+    run,
+    screen_text,
+    table_screen,
+    until,
+)
 from cursedbottle.client import CursedBottleApp, QuickGame
 from cursedbottle.client.app import LobbyScreen
 from cursedbottle.client.net import CLIENT_OPTIONS, Session
@@ -25,9 +32,6 @@ THRESHOLD = 2.0
 #: one call to the next: the test's position is clearly past the threshold.
 MARGIN = 3.0
 
-
-def run(coro, timeout: float = 60):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def _mine(screen) -> list[str]:
