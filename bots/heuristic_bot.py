@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
 from cursedbottle.engine.cards import Card
 from cursedbottle.engine.hand import Hand
-from cursedbottle.engine.tricks import lopaka_card
+from cursedbottle.engine.tricks import policy_card
 from cursedbottle.engine.view import SeatView
 
 from .base import register
@@ -63,11 +63,8 @@ class HeuristicBot:
 
 def rollout(hand: Hand) -> tuple[int, ...]:
     """Play the hand to its end with Lopaka's policy for every seat; the scores."""
-    deck = hand.deck
-    suit_masks, suit_of = deck.suit_masks, deck.suit_of
     while not hand.is_over:
-        holding = hand.holdings[hand.holder_to_play()]
-        hand.push_unchecked(lopaka_card(holding, hand.trick, hand.price, suit_masks, suit_of))
+        hand.push_unchecked(policy_card(hand.legal_play_mask(), hand.trick, hand.price))
     return hand.scores()
 
 

@@ -10,7 +10,7 @@ open in the bright house.
 from __future__ import annotations
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
-from cursedbottle.engine.tricks import lopaka_card
+from cursedbottle.engine.tricks import policy_card
 from cursedbottle.engine.view import SeatView
 
 from .base import register
@@ -26,10 +26,9 @@ class RuleBot:
         actions = view.legal_actions
         first = actions[0]
         if isinstance(first, Play):
-            deck = view.rules.deck
-            holding = deck.mask_of(view.visible[view.holder_to_play])
+            legal = view.rules.deck.mask_of(view.legal_cards)
             trick = [c.index for _, c in view.trick]
-            card = lopaka_card(holding, trick, view.price_threshold, deck.suit_masks, deck.suit_of)
+            card = policy_card(legal, trick, view.price_threshold)
             return next(a for a in actions if a.card.index == card)
         if isinstance(first, PileCard | PassCard):
             return min(actions, key=lambda a: a.card.index)

@@ -44,10 +44,16 @@ EXACT_CARDS_BY_HOLDERS = {5: 25, 6: 30}
 #: key: 25 cards with five players take 0.11 s (median; 0.7 s max), 20 cards
 #: 3 ms, 24 with six players 15 ms.
 EXACT_CARDS_SECOND_BOTTLE = 20
+#: Devil's Eye: each card may come from either hand, so the tree is wider: 16
+#: cards (4 tricks) take 1 ms (median; 34 ms max), 20 cards 0.1 s, 24 cards 0.3 s
+#: (imp-2p-* in bench/solver_bench.py).
+EXACT_CARDS_DEVILS_EYE = 16
 
 
 def exact_cards_for(rules: Rules) -> int:
     """The exact-solve threshold of `evaluate` for a rule set (measured)."""
+    if rules.devils_eye:
+        return EXACT_CARDS_DEVILS_EYE
     if rules.second_bottle:
         return EXACT_CARDS_SECOND_BOTTLE
     if rules.teams:
@@ -191,7 +197,9 @@ def _sample_original_deal(
     fixed: dict[int, list[Card]] = {}
     for giver, card in view.passes_received:
         holder = giver
-        if rules.bright_house:
+        if rules.devils_eye:
+            holder = 2 * giver + 1  # every pass leaves the second hand
+        elif rules.bright_house:
             stage = next(h % 2 for h, cards in view.visible.items() if card in cards)
             holder = 2 * giver + stage
         fixed.setdefault(holder, []).append(card)

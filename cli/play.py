@@ -65,7 +65,7 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
     """The rule-set options every table-making command shares."""
     p.add_argument(
         "--game", choices=("cursed-bottle", "bottle-imp"), default="cursed-bottle",
-        help="Cursed Bottle (2-4 players) or the original Bottle Imp (3-6 players)",
+        help="Cursed Bottle (2-4 players) or the original Bottle Imp (2-6 players; two play Devil's Eye)",
     )
     if players:
         p.add_argument(
@@ -367,7 +367,7 @@ def _parse_choice(text: str, view, actions):
 def _my_hand_for(view, actions):
     from cursedbottle.engine.actions import PassCard, PileCard
 
-    if isinstance(actions[0], PileCard | PassCard) and view.rules.bright_house:
+    if isinstance(actions[0], PileCard | PassCard) and view.rules.two_hands:
         return view.visible[2 * view.seat + (view.stage_hand or 0)]
     holders = [h for h, s in enumerate(view.holder_seat) if s == view.seat]
     if view.rules.bright_house and actions and hasattr(actions[0], "card"):

@@ -70,9 +70,11 @@ class CardsDealt(Event):
 @dataclass(frozen=True, slots=True)
 class PhaseStarted(Event):
     phase: Phase
-    #: Bright house: which of each seat's hands the pile/pass stage takes from.
+    #: Two hands per seat: which of each seat's hands the pile/pass stage takes from.
     hand: int | None
     to_act: tuple[int, ...]
+    #: Two hands per seat: the receiver's hand the stage's passes join.
+    pass_to_hand: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ class PassChosen(Event):
     seat: int
     to: int
     card: Card | None
+    #: Two hands per seat: the receiver's hand the card is for.
+    hand: int | None = None
 
     def seen_by(self, seat: int | None) -> Event | None:
         return self if seat == self.seat else replace(self, card=None)
@@ -103,6 +107,8 @@ class CardPassed(Event):
     seat: int
     to: int
     card: Card | None
+    #: Two hands per seat: the receiver's hand the card joins (0 first, 1 second).
+    hand: int | None = None
 
     def seen_by(self, seat: int | None) -> Event | None:
         return self if seat in (self.seat, self.to) else replace(self, card=None)

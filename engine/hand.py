@@ -3,15 +3,17 @@
 deal → bottle pile → passes → (bright house: open hand) → tricks → scoring.
 
 Cards are held as bit masks per *holder*: a holder is a seat, except in the
-bright house, where player p holds two hands, holders 2p and 2p+1 (the first
-and the second dealt).  `apply` validates an action completely before it
+bright house and Devil's Eye, where player p holds two hands, holders 2p and
+2p+1 (the first and the second dealt).  In Devil's Eye a seat plays each card
+from either hand, so the holder of a play is the hand that holds the card.  `apply` validates an action completely before it
 changes anything, so a refused action leaves the hand exactly as it was.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
 
 from .actions import Action, ChooseOpen, PassCard, PileCard, Play, action_table
 from .cards import Card, Deck, iter_bits
@@ -29,7 +31,7 @@ from .events import (
     PileCardPlaced,
     TrickWon,
 )
-from .rules import Rules
+from .rules import DEVILS_EYE_PILE, Rules
 from .tricks import Trick, legal_cards, lopaka_card, trick_winner
 
 Emit = Callable[[Event], None]
@@ -43,25 +45,48 @@ _SEATS_BUT = {
 }
 
 
+_HAND_NAMES = ("first", "second")
+
+
 def _ignore(event: Event) -> None:
     pass
 
 
-def stages(rules: Rules) -> tuple[tuple[Phase, int | None], ...]:
-    """The setup and play stages of a hand: (phase, bright-house hand or None)."""
+class Stage(NamedTuple):
+    """One step of a hand.  With two hands per seat, `hand` is the one the pile
+    cards or passes of the stage come from and `to_hand` the receiver's hand a
+    pass goes to; `piled` counts the pile cards each seat has laid once the
+    stage is done."""
+
+    phase: Phase
+    hand: int | None = None
+    to_hand: int | None = None
+    piled: int = 1
+
+
+def stages(rules: Rules) -> tuple[Stage, ...]:
+    """The setup and play stages of a hand, in order."""
+    play = (Stage(Phase.PLAY), Stage(Phase.OVER))
     if rules.bright_house:
         return (
-            (Phase.PILE, 0),
-            (Phase.PASS, 0),
-            (Phase.PILE, 1),
-            (Phase.PASS, 1),
-            (Phase.OPEN, None),
-            (Phase.PLAY, None),
-            (Phase.OVER, None),
+            Stage(Phase.PILE, 0, piled=1),
+            Stage(Phase.PASS, 0, 0),
+            Stage(Phase.PILE, 1, piled=2),
+            Stage(Phase.PASS, 1, 1),
+            Stage(Phase.OPEN),
+            *play,
+        )
+    if rules.devils_eye:
+        # Both passes are chosen before either is handed over (simultaneously).
+        return (
+            Stage(Phase.PILE, 1, piled=DEVILS_EYE_PILE),
+            Stage(Phase.PASS, 1, 0),
+            Stage(Phase.PASS, 1, 1),
+            *play,
         )
     if rules.lopaka:
-        return ((Phase.PASS, None), (Phase.PLAY, None), (Phase.OVER, None))
-    return ((Phase.PILE, None), (Phase.PASS, None), (Phase.PLAY, None), (Phase.OVER, None))
+        return (Stage(Phase.PASS), *play)
+    return (Stage(Phase.PILE), Stage(Phase.PASS), *play)
 
 
 def random_deal(
@@ -100,16 +125,20 @@ class Hand:
         self.dealt: tuple[int, ...] = tuple(self.deck.mask_of(cards) for cards in deal)
         self.holdings: list[int] = list(self.dealt)
         self.holder_seat: tuple[int, ...] = (
-            (0, 0, 1, 1) if rules.bright_house else tuple(range(self.seats))
+            (0, 0, 1, 1) if rules.two_hands else tuple(range(self.seats))
         )
         #: Pile cards in the order they were laid (seat order within a stage).
         self.pile: list[int] = [c.index for c in undealt]
         self.pile_by_seat: dict[int, list[int]] = {s: [] for s in range(self.seats)}
         #: giver -> {receiver: card}, filled while the passes are chosen.
         self.passes: dict[int, dict[int, int]] = {}
-        #: Every pass of the hand: (giver, receiver, card, bright-house hand).
+        #: Devil's Eye: passes chosen in an earlier stage, handed over with the
+        #: last stage's: (giver, receiver, card, receiver's hand).
+        self._sealed: list[tuple[int, int, int, int | None]] = []
+        #: Every pass handed over: (giver, receiver, card, the receiver's hand
+        #: with two hands per seat, else None).
         self.pass_log: list[tuple[int, int, int, int | None]] = []
-        self.open_hand: list[int | None] = [None] * (2 if rules.bright_house else 0)
+        self.open_hand: list[int | None] = [None] * (2 if rules.two_hands else 0)
         self._pending_open: dict[int, int] = {}
         self.taken: list[int] = [0] * self.seats
         #: The bottle on sale: the one with the highest price (the only one).
@@ -135,7 +164,7 @@ class Hand:
             self._emit(
                 CardsDealt(
                     seat,
-                    h % 2 if rules.bright_house else 0,
+                    h % 2 if rules.two_hands else 0,
                     cards,
                     len(cards),
                     public=seat == self.lopaka,
@@ -172,14 +201,16 @@ class Hand:
             (lopaka + 1) % hand.seats if hand.lopaka is not None else (leader - 1) % hand.seats
         )
         hand._emit = _ignore
-        hand.holder_seat = (0, 0, 1, 1) if rules.bright_house else tuple(range(hand.seats))
-        hand.open_hand = list(open_hand) if rules.bright_house else []
+        hand.holder_seat = (0, 0, 1, 1) if rules.two_hands else tuple(range(hand.seats))
+        if rules.devils_eye:
+            open_hand = (0, 0)
+        hand.open_hand = list(open_hand) if rules.two_hands else []
         hand._pending_open = {}
         hand.holdings = [deck.mask_of(cards) for cards in holdings]
         hand.dealt = tuple(hand.holdings)
         hand.pile = [c.index for c in pile]
         hand.pile_by_seat = {s: [] for s in range(hand.seats)}
-        hand.passes, hand.pass_log = {}, []
+        hand.passes, hand.pass_log, hand._sealed = {}, [], []
         hand.taken = [deck.mask_of(cards) for cards in taken]
         hand.price_card = None if price_card is None else price_card.index
         hand.price = deck.joker_position if price_card is None else price_card.index
@@ -193,12 +224,16 @@ class Hand:
         hand.tricks = []
         hand.leader = leader
         hand._stages = stages(rules)
-        hand._enter(next(i for i, (p, _) in enumerate(hand._stages) if p is Phase.PLAY))
+        hand._enter(next(i for i, st in enumerate(hand._stages) if st.phase is Phase.PLAY))
         hand._order = hand.trick_order(leader)
         hand.trick, hand.trick_holders = [], []
         hand.voids = [0] * rules.holders
         for card in trick:
             holder = hand._order[len(hand.trick)]
+            if rules.devils_eye and hand.trick:
+                led = hand.deck.suit_masks[hand.deck.suit_of[hand.trick[0]]]
+                if not card.mask & led and hand.holdings[holder] & led:
+                    holder += 1  # off suit: from the hand without the led suit
             hand.holdings[holder] |= card.mask  # _put takes it out of the hand again
             hand._put(holder, card.index)
         if not any(hand.holdings) and not hand.trick:
@@ -215,6 +250,7 @@ class Hand:
         other.pile_by_seat = {s: list(v) for s, v in self.pile_by_seat.items()}
         other.passes = {s: dict(v) for s, v in self.passes.items()}
         other.pass_log = list(self.pass_log)
+        other._sealed = list(self._sealed)
         other.open_hand = list(self.open_hand)
         other._pending_open = dict(self._pending_open)
         other.taken = list(self.taken)
@@ -230,10 +266,14 @@ class Hand:
     def _enter(self, stage: int) -> None:
         # Plain attributes, not properties: the phase is read on every action.
         self._stage = stage
+        current = self._stages[stage]
         #: The current phase of the hand.
-        self.phase: Phase = self._stages[stage][0]
-        #: Bright house: which of each seat's hands the current pile/pass stage uses.
-        self.stage_hand: int | None = self._stages[stage][1]
+        self.phase: Phase = current.phase
+        #: Two hands per seat: which of each seat's hands the current pile/pass stage uses.
+        self.stage_hand: int | None = current.hand
+        #: Two hands per seat: the receiver's hand the current stage's passes go to.
+        self.pass_to_hand: int | None = current.to_hand
+        self._piled = current.piled
 
     @property
     def pending_open(self) -> dict[int, int]:
@@ -266,8 +306,7 @@ class Hand:
         if phase is Phase.PLAY:
             return (self.holder_seat[self._order[len(self.trick)]],)
         if phase is Phase.PILE:
-            done = self.pile_by_seat
-            want = 1 if self.stage_hand is None else self.stage_hand + 1
+            done, want = self.pile_by_seat, self._piled
             return tuple(s for s in self.pile_seats if len(done[s]) < want)
         if phase is Phase.PASS:
             return tuple(
@@ -280,6 +319,21 @@ class Hand:
         return ()
 
     def holder_to_play(self) -> int:
+        """The holder whose card comes next (in Devil's Eye: the mover's first
+        hand, though the card may come from either; see `mover_holders`)."""
+        return self._order[len(self.trick)]
+
+    def mover_holders(self) -> tuple[int, ...]:
+        """The holders the next card may come from: one, or in Devil's Eye both
+        hands of the seat to move."""
+        holder = self._order[len(self.trick)]
+        return (holder, holder + 1) if self.rules.devils_eye else (holder,)
+
+    def holder_of_card(self, card: int) -> int:
+        """The mover's holder that holds card index `card` (the next play's holder)."""
+        for holder in self.mover_holders():
+            if self.holdings[holder] >> card & 1:
+                return holder
         return self._order[len(self.trick)]
 
     def setup_holder(self, seat: int) -> int:
@@ -288,7 +342,21 @@ class Hand:
         return seat if hand is None else 2 * seat + hand
 
     def holder_of(self, seat: int, hand: int = 0) -> int:
-        return 2 * seat + hand if self.rules.bright_house else seat
+        return 2 * seat + hand if self.rules.two_hands else seat
+
+    def all_passes(self) -> Iterator[tuple[int, int, int, int | None]]:
+        """Every pass chosen so far, handed over or not: (giver, receiver, card,
+        the receiver's hand or None), as in `pass_log`."""
+        yield from self.pass_log
+        yield from self.pending_passes()
+
+    def pending_passes(self) -> list[tuple[int, int, int, int | None]]:
+        """Passes chosen but not handed over yet (Devil's Eye's earlier stage first)."""
+        return self._sealed + [
+            (giver, to, card, self.pass_to_hand)
+            for giver in sorted(self.passes)
+            for to, card in sorted(self.passes[giver].items())
+        ]
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of `seat`, or of every seat that must act now."""
@@ -318,10 +386,15 @@ class Hand:
         return out
 
     def legal_play_mask(self) -> int:
+        """Cards the mover may play: follow the led suit if the hand holds it
+        (in Devil's Eye, per hand: a hand without the suit plays anything)."""
         led = self.trick[0] if self.trick else None
-        return legal_cards(
-            self.holdings[self.holder_to_play()], led, self.deck.suit_masks, self.deck.suit_of
-        )
+        suit_masks, suit_of = self.deck.suit_masks, self.deck.suit_of
+        holder = self._order[len(self.trick)]
+        mask = legal_cards(self.holdings[holder], led, suit_masks, suit_of)
+        if self.rules.devils_eye:
+            mask |= legal_cards(self.holdings[holder + 1], led, suit_masks, suit_of)
+        return mask
 
     # ---------------------------------------------------------------- changing
 
@@ -358,7 +431,7 @@ class Hand:
             raise IllegalAction(Rule.CARD_NOT_HELD, f"{card!r} is not a card of this deck")
         if not self.holdings[holder] >> card.index & 1:
             where = ""
-            if self.rules.bright_house:
+            if self.rules.two_hands and not (self.phase is Phase.PLAY and self.rules.devils_eye):
                 where = f" in hand {holder % 2 + 1}"
             raise IllegalAction(
                 Rule.CARD_NOT_HELD, f"seat {seat} cannot {what} {card}: it does not hold it{where}"
@@ -410,20 +483,21 @@ class Hand:
         self._require_held(seat, holder, card, "pass")
         self.holdings[holder] &= ~card.mask
         self.passes.setdefault(seat, {})[to] = card.index
-        self._emit(PassChosen(seat, to, card))
+        self._emit(PassChosen(seat, to, card, self.pass_to_hand))
         if not self.to_act():
-            self._exchange_passes()
+            if self._stages[self._stage + 1].phase is Phase.PASS:
+                self._sealed, self.passes = self.pending_passes(), {}
+            else:
+                self._exchange_passes()
             self._next_stage()
 
     def _exchange_passes(self) -> None:
-        hand = self.stage_hand
-        for giver in sorted(self.passes):
-            for to, card in sorted(self.passes[giver].items()):
-                receiver = to if hand is None else 2 * to + hand
-                self.holdings[receiver] |= 1 << card
-                self.pass_log.append((giver, to, card, hand))
-                self._emit(CardPassed(giver, to, self.deck.cards[card]))
-        self.passes = {}
+        for giver, to, card, hand in self.pending_passes():
+            receiver = to if hand is None else 2 * to + hand
+            self.holdings[receiver] |= 1 << card
+            self.pass_log.append((giver, to, card, hand))
+            self._emit(CardPassed(giver, to, self.deck.cards[card], hand))
+        self.passes, self._sealed = {}, []
 
     def _choose_open(self, action: ChooseOpen) -> None:
         seat = action.seat
@@ -452,6 +526,8 @@ class Hand:
                 Rule.NOT_YOUR_TURN,
                 f"seat {seat} cannot play now: it is seat {self.holder_seat[holder]}'s turn",
             )
+        if isinstance(card, Card):
+            holder = self.holder_of_card(card.index)
         self._require_held(seat, holder, card, "play")
         if self.trick:
             led = self.trick[0]
@@ -459,9 +535,14 @@ class Hand:
             follow = self.holdings[holder] & suit_masks[suit_of[led]]
             if follow and not follow >> card.index & 1:
                 suit = self.deck.cards[led].suit.display()
+                holds = f"it holds {suit}"
+                if self.rules.devils_eye:
+                    holds = (
+                        f"its {_HAND_NAMES[holder % 2]} hand, which {card} is in, holds "
+                        f"{suit} (each hand follows suit on its own)"
+                    )
                 raise IllegalAction(
-                    Rule.FOLLOW_SUIT,
-                    f"seat {seat} must follow suit: {suit} were led and it holds {suit}",
+                    Rule.FOLLOW_SUIT, f"seat {seat} must follow suit: {suit} were led and {holds}"
                 )
         self._put(holder, card.index)
         self.autoplay()
@@ -474,7 +555,7 @@ class Hand:
                 self.voids[holder] |= 1 << led
         self.trick.append(card)
         self.trick_holders.append(holder)
-        hand = holder % 2 if self.rules.bright_house else 0
+        hand = holder % 2 if self.rules.two_hands else 0
         self._emit(CardPlayed(self.holder_seat[holder], self.deck.cards[card], hand))
         if len(self.trick) == len(self._order):
             self._finish_trick()
@@ -484,7 +565,7 @@ class Hand:
         `apply`: for search, rollouts and analysis, whose caller knows the card
         legal.  Lopaka then moves if it is his turn, unless `autoplay` is off
         (an analysis wants the position before each of his cards too)."""
-        self._put(self._order[len(self.trick)], card)
+        self._put(self.holder_of_card(card), card)
         if autoplay:
             self.autoplay()
 
@@ -504,6 +585,13 @@ class Hand:
                 self.deck.suit_of,
             )
             self._put(holder, card)
+
+    def _open_first_hands(self) -> None:
+        """Devil's Eye: the first hands (now 7 cards) are laid out face up."""
+        for seat in range(self.seats):
+            self.open_hand[seat] = 0
+            cards = tuple(self.deck.cards_of(self.holdings[2 * seat]))
+            self._emit(OpenHandRevealed(seat, 0, cards))
 
     def _finish_trick(self) -> None:
         cards = self.deck.cards
@@ -565,8 +653,12 @@ class Hand:
             self._order = self.trick_order(winner)
 
     def trick_order(self, leader: int) -> tuple[int, ...]:
-        """The holders in the order they play to a trick led by `leader`."""
+        """The holders in the order they play to a trick led by `leader` (Devil's
+        Eye: each seat's first hand, standing for either of its hands)."""
         n = self.seats
+        if self.rules.devils_eye:
+            other = 2 * (1 - leader)
+            return (2 * leader, other, 2 * leader, other)
         if not self.rules.bright_house:
             return tuple((leader + i) % n for i in range(n))
         other = 1 - leader
@@ -577,9 +669,11 @@ class Hand:
         self._enter(self._stage + 1)
         phase, hand = self.phase, self.stage_hand
         if phase is Phase.PLAY:
+            if self.rules.devils_eye:
+                self._open_first_hands()
             self._order = self.trick_order(self.leader)
         if phase is not Phase.OVER:
-            self._emit(PhaseStarted(phase, hand, self.to_act()))
+            self._emit(PhaseStarted(phase, hand, self.to_act(), self.pass_to_hand))
         if phase is Phase.PLAY:
             self.autoplay()
 

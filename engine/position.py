@@ -8,7 +8,9 @@ inconsistent position would return numbers that mean nothing.
 Bright house (an extension of FORMATS.md, documented in docs/formats.md):
 `hands` has four entries, [seat 0 first hand, seat 0 second hand, seat 1 first,
 seat 1 second] (the engine's holders 0..3), and `open` gives, per seat, which of
-its two hands (0 or 1) lies open.
+its two hands (0 or 1) lies open.  Devil's Eye (the Bottle Imp for two) has the
+same four `hands` and no `open` (the first hands are the open ones); a seat
+plays each card from either hand, so only its two hands' total is fixed.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Position:
     def trick_order(self, leader: int | None = None) -> tuple[int, ...]:
         """Holders in playing order for a trick led by `leader` (the engine's rule)."""
         leader = self.leader if leader is None else leader
+        if self.rules.devils_eye:
+            other = 2 * (1 - leader)
+            return (2 * leader, other, 2 * leader, other)
         if self.rules.bright_house:
             other = 1 - leader
             lo, oo = self.open[leader], self.open[other]
@@ -63,11 +68,16 @@ class Position:
 
     def seat_to_move(self) -> int:
         holder = self.holder_to_move()
-        return holder // 2 if self.rules.bright_house else holder
+        return holder // 2 if self.rules.two_hands else holder
 
     def tricks_left(self) -> int:
         """Tricks still to finish, the one in progress included."""
+        if self.rules.devils_eye:
+            return max(-(-self._seat_cards(s) // 2) for s in range(2))
         return max(len(h) for h in self.hands)
+
+    def _seat_cards(self, seat: int) -> int:
+        return len(self.hands[2 * seat]) + len(self.hands[2 * seat + 1])
 
     def to_hand(self) -> Hand:
         """The engine's Hand at this moment (Lopaka left to move if it is his turn)."""
@@ -207,7 +217,7 @@ class Position:
         """Raise PositionError unless the play can go on from here under the rules."""
         rules, deck = self.rules, self.rules.deck
         if len(self.hands) != rules.holders:
-            what = "4 hands (two per player)" if rules.bright_house else f"{rules.seats} hands"
+            what = "4 hands (two per player)" if rules.two_hands else f"{rules.seats} hands"
             raise PositionError(f"hands: {len(self.hands)} given, these rules need {what}")
         if len(self.taken) != rules.seats:
             raise PositionError(
@@ -252,17 +262,20 @@ class Position:
                 f"trick: {len(self.trick)} cards, a trick in progress has fewer than {holders}"
             )
         order = self.trick_order()
-        counts = [len(h) for h in self.hands]
-        to_play = counts[order[len(self.trick)]]
-        if to_play == 0:
-            raise PositionError("hands: no cards left, the hand is over")
-        for i, h in enumerate(order):
-            want = to_play - 1 if i < len(self.trick) else to_play
-            if counts[h] != want:
-                raise PositionError(
-                    f"hands[{h}]: {counts[h]} cards, but the tricks cannot complete: "
-                    f"expected {want} given the trick in progress"
-                )
+        if rules.devils_eye:
+            self._check_seat_counts(order)
+        else:
+            counts = [len(h) for h in self.hands]
+            to_play = counts[order[len(self.trick)]]
+            if to_play == 0:
+                raise PositionError("hands: no cards left, the hand is over")
+            for i, h in enumerate(order):
+                want = to_play - 1 if i < len(self.trick) else to_play
+                if counts[h] != want:
+                    raise PositionError(
+                        f"hands[{h}]: {counts[h]} cards, but the tricks cannot complete: "
+                        f"expected {want} given the trick in progress"
+                    )
         # The trick's cards followed suit where the holder could, and Lopaka his policy.
         if self.trick:
             led = self.trick[0]
@@ -271,8 +284,14 @@ class Position:
             for i, c in enumerate(self.trick):
                 holder = order[i]
                 held = deck.mask_of(self.hands[holder])
+                if rules.devils_eye and not (
+                    deck.mask_of(self.hands[holder + 1]) & suit_masks[suit_of[led.index]]
+                ):
+                    # The card may have come from the second hand, which lacks the
+                    # led suit (no card joins a hand during the play).
+                    held = 0
                 if i and c.suit != led.suit and held & suit_masks[suit_of[led.index]]:
-                    seat = holder // 2 if rules.bright_house else holder
+                    seat = holder // 2 if rules.two_hands else holder
                     raise PositionError(
                         f"trick: seat {seat} played {c} but holds {led.suit.display()} "
                         f"and {led.suit.display()} were led"
@@ -284,6 +303,20 @@ class Position:
                         raise PositionError(
                             f"trick: Lopaka played {c} but his policy plays {deck.cards[policy]}"
                         )
+
+
+    def _check_seat_counts(self, order: tuple[int, ...]) -> None:
+        """Devil's Eye: each seat's two hands together hold two cards per trick left."""
+        played = [sum(order[i] // 2 == s for i in range(len(self.trick))) for s in range(2)]
+        total = [self._seat_cards(s) + played[s] for s in range(2)]
+        if total[0] == 0:
+            raise PositionError("hands: no cards left, the hand is over")
+        for s in range(2):
+            if total[s] != total[0] or total[s] % 2:
+                raise PositionError(
+                    f"hands[{2 * s}], hands[{2 * s + 1}]: {self._seat_cards(s)} cards for seat "
+                    f"{s}, but the tricks cannot complete: each seat plays two cards a trick"
+                )
 
 
 #: FORMATS.md positions hold one bottle (price and owner).

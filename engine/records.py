@@ -19,6 +19,10 @@ docs/formats-records.md):
   `pile` lists the other four seats' cards in seat order.
 - Bright house: per *holder* (seat 0 first hand, seat 0 second, seat 1 first,
   seat 1 second): `deal`, `pile` and `passes` {"other"}; `open` per seat.
+- Devil's Eye (the Bottle Imp for 2): `deal` per holder as in the bright house
+  (6, 12, 6, 12 cards), `pile` two cards per seat (seat 0's, then seat 1's),
+  `passes` per seat {"first", "second"}: the cards it gave to the opponent's
+  first and second hand; no `open` (the first hands are always the open ones).
 
 A record of a hand still in progress may hold null for a pile card, a pass or
 an open hand not chosen yet, and fewer plays: `replay_hand` rebuilds such a
@@ -38,7 +42,7 @@ from .actions import Action, ChooseOpen, PassCard, PileCard, Play
 from .cards import JOKER, Card, Deck
 from .errors import IllegalAction, Rule
 from .events import Phase
-from .hand import Emit, Hand, stages
+from .hand import Emit, Hand, Stage, stages
 from .rules import Rules, RulesError
 from .tricks import Trick
 
@@ -75,26 +79,40 @@ class ReplayError(RecordError):
 
 
 def _pass_keys(rules: Rules) -> tuple[str, ...]:
-    """The keys of one pass entry, in the order of `Hand.recipients` (left, right)."""
+    """The keys of one pass entry, in the order of `Hand.recipients` (left,
+    right), or in Devil's Eye the receiver's hands."""
+    if rules.devils_eye:
+        return _HANDS
     return ("other",) if rules.players == 2 else ("left", "right")
 
 
-def _pile_holders(rules: Rules, dealer: int) -> tuple[int, ...]:
-    """Whose pile card each entry of `pile` is: every holder in the bright house,
-    else the seats that lay one (five Bottle Imp players: all but the dealer)."""
-    if rules.bright_house:
+_HANDS = ("first", "second")
+
+
+def _pass_entries(rules: Rules) -> int:
+    """Entries of `passes`: one per seat, per hand in the bright house."""
+    return rules.seats if rules.devils_eye else rules.holders
+
+
+def _pile_slots(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """Whose pile card each entry of `pile` is: with two hands per seat, slot
+    2s + k is seat s's k-th card (the bright house's from hand k); else the
+    seats that lay one (five Bottle Imp players: all but the dealer)."""
+    if rules.two_hands:
         return tuple(range(rules.holders))
     return rules.pile_seats(dealer)
 
 
-
-
 def _table(rules: Rules) -> str:
     """How messages name the table, e.g. `3-player` or `bright-house`."""
+    if rules.devils_eye:
+        return "Devil's Eye"
     return "bright-house" if rules.bright_house else f"{rules.players}-player"
 
 
 def _one_per_holder(rules: Rules) -> str:
+    if rules.devils_eye:
+        return "two per seat"
     if rules.bright_house:
         return "one per hand"
     return "one per seat" if rules.dealer_discards else "one per seat but the dealer's"
@@ -106,10 +124,10 @@ def _lopaka_seat(rules: Rules, dealer: int) -> int | None:
 
 
 def _holder_name(rules: Rules, holder: int) -> str:
-    """A holder in words: `seat 1`, or `seat 1's second hand` in the bright house."""
-    if not rules.bright_house:
+    """A holder in words: `seat 1`, or `seat 1's second hand` with two hands."""
+    if not rules.two_hands:
         return f"seat {holder}"
-    return f"seat {holder // 2}'s {('first', 'second')[holder % 2]} hand"
+    return f"seat {holder // 2}'s {_HANDS[holder % 2]} hand"
 
 
 # -------------------------------------------------------------------- parsing
@@ -279,7 +297,7 @@ class HandRecord:
         return tuple(_maybe_card(deck, c, f"pile[{i}]") for i, c in enumerate(items))
 
     def _parse_passes(self, rules: Rules, deck: Deck) -> tuple[dict[str, Card | None] | None, ...]:
-        want = rules.holders
+        want = _pass_entries(rules)
         items = _list(self.passes, "passes", f"a list of {want} pass entries")
         if len(items) != want:
             raise RecordError(
@@ -516,36 +534,47 @@ def _setup_steps(record: HandRecord, hand: Hand) -> list[tuple[str, Action | Non
     """The record's pile, pass and open-hand choices as engine actions, in the
     engine's stage order; None where the record has null (not chosen yet)."""
     steps: list[tuple[str, Action | None]] = []
-    for phase, stage_hand in stages(record.rules):
-        if phase is Phase.PILE:
-            steps.extend(_pile_steps(record, hand, stage_hand or 0))
-        elif phase is Phase.PASS:
-            steps.extend(_pass_steps(record, hand, stage_hand or 0))
-        elif phase is Phase.OPEN:
+    piled = 0
+    for stage in stages(record.rules):
+        if stage.phase is Phase.PILE:
+            steps.extend(_pile_steps(record, hand, range(piled, stage.piled)))
+            piled = stage.piled
+        elif stage.phase is Phase.PASS:
+            steps.extend(_pass_steps(record, hand, stage))
+        elif stage.phase is Phase.OPEN:
             steps.extend(_open_steps(record, hand))
     return steps
 
 
-def _pile_steps(record: HandRecord, hand: Hand, stage_hand: int) -> list[tuple[str, Action | None]]:
+def _pile_steps(record: HandRecord, hand: Hand, nths: range) -> list[tuple[str, Action | None]]:
+    """The pile cards of one stage: each seat's `nths` cards (with two hands per
+    seat its slot 2s + k holds its k-th card)."""
     steps: list[tuple[str, Action | None]] = []
-    order = _pile_holders(record.rules, record.dealer)
+    order = _pile_slots(record.rules, record.dealer)
     for seat in hand.pile_seats:
-        i = order.index(hand.holder_of(seat, stage_hand))
-        card = record.pile[i]
-        steps.append((f"pile[{i}]", None if card is None else PileCard(seat, card)))
+        for nth in nths:
+            i = order.index(2 * seat + nth if record.rules.two_hands else seat)
+            card = record.pile[i]
+            steps.append((f"pile[{i}]", None if card is None else PileCard(seat, card)))
     return steps
 
 
-def _pass_steps(record: HandRecord, hand: Hand, stage_hand: int) -> list[tuple[str, Action | None]]:
+def _pass_steps(record: HandRecord, hand: Hand, stage: Stage) -> list[tuple[str, Action | None]]:
     steps: list[tuple[str, Action | None]] = []
-    keys = _pass_keys(record.rules)
+    rules = record.rules
+    keys = _pass_keys(rules)
     for seat in hand.setup_seats():
-        holder = hand.holder_of(seat, stage_hand)
-        entry = record.passes[holder] or {}
-        for key, to in zip(keys, hand.recipients(seat), strict=True):
+        recipients = hand.recipients(seat)
+        if rules.devils_eye:
+            entry_at, pairs = seat, [(keys[stage.to_hand or 0], recipients[0])]
+        else:
+            entry_at = hand.holder_of(seat, stage.hand or 0)
+            pairs = list(zip(keys, recipients, strict=True))
+        entry = record.passes[entry_at] or {}
+        for key, to in pairs:
             card = entry.get(key)
             action = None if card is None else PassCard(seat, to, card)
-            steps.append((f"passes[{holder}].{key}", action))
+            steps.append((f"passes[{entry_at}].{key}", action))
     return steps
 
 
@@ -610,10 +639,9 @@ def _whereabouts(hand: Hand, card: Card) -> tuple[str, int | None]:
     for holder, mask in enumerate(hand.holdings):
         if mask >> i & 1:
             return f"{_holder_name(hand.rules, holder)} holds it", holder
-    for giver, chosen in hand.passes.items():
-        for to, c in chosen.items():
-            if c == i:
-                return f"seat {giver} passes it to seat {to}", None
+    for giver, to, c, _ in hand.pending_passes():
+        if c == i:
+            return f"seat {giver} passes it to seat {to}", None
     for number, _, c in _cards_played(hand):
         if c == card:
             return f"it was already played in trick {number}", None
@@ -635,8 +663,8 @@ def _setup_error(
             doing = f"put {action.card} into the pile"
         else:
             doing = f"passed {action.card} to seat {action.to}"
-        if hand.rules.bright_house:
-            doing += f" from its {('first', 'second')[hand.stage_hand or 0]} hand"
+        if hand.rules.two_hands:
+            doing += f" from its {_HANDS[hand.stage_hand or 0]} hand"
         where, _ = _whereabouts(hand, action.card)
         message = f"{path}: seat {action.seat} {doing} but does not hold it ({where})"
         return ReplayError(message, path, exc.rule)
@@ -660,6 +688,9 @@ def _play_error(hand: Hand, path: str, seat: int, card: Card, exc: IllegalAction
     if exc.rule is Rule.FOLLOW_SUIT:
         suit = hand.deck.cards[hand.trick[0]].suit.display()
         from_hand = f" in its {_open_or_hidden(hand, holder)} hand" if rules.bright_house else ""
+        if rules.devils_eye:
+            holder = hand.holder_of_card(card.index)
+            from_hand = f" in its {_HANDS[holder % 2]} hand, which {card} is in,"
         message = (
             f"trick {number}, seat {seat} played {card} but holds {suit}{from_hand} and "
             f"{suit} were led"
@@ -739,32 +770,27 @@ def _pile_of(hand: Hand) -> tuple[Card | None, ...]:
     if hand.rules.lopaka:
         return tuple(cards[c] for c in hand.pile)
     out: list[Card | None] = []
-    for holder in _pile_holders(hand.rules, hand.dealer):
-        seat = hand.holder_seat[holder]
+    for slot in _pile_slots(hand.rules, hand.dealer):
+        seat = hand.holder_seat[slot]
         laid = hand.pile_by_seat[seat]
-        nth = holder % 2 if hand.rules.bright_house else 0
+        nth = slot % 2 if hand.rules.two_hands else 0
         out.append(cards[laid[nth]] if nth < len(laid) else None)
     return tuple(out)
 
 
 def _passes_of(hand: Hand) -> tuple[dict[str, Card | None] | None, ...]:
-    cards = hand.deck.cards
-    given: dict[tuple[int, int], int] = {}  # (giving holder, receiving seat) → card
-    for giver, to, card, stage_hand in hand.pass_log:
-        given[hand.holder_of(giver, stage_hand or 0), to] = card
-    for giver, chosen in hand.passes.items():  # chosen, not yet exchanged
-        for to, card in chosen.items():
-            given[hand.setup_holder(giver), to] = card
-    keys = _pass_keys(hand.rules)
-    out: list[dict[str, Card | None] | None] = []
-    for holder, seat in enumerate(hand.holder_seat):
-        if seat == hand.lopaka:
-            out.append(None)
-            continue
-        out.append(
-            {
-                key: cards[given[holder, to]] if (holder, to) in given else None
-                for key, to in zip(keys, hand.recipients(seat), strict=True)
-            }
-        )
+    """Every pass chosen so far (handed over or not: a record knows every card)."""
+    rules, cards = hand.rules, hand.deck.cards
+    keys = _pass_keys(rules)
+    out: list[dict[str, Card | None] | None] = [
+        None if seat == hand.lopaka else dict.fromkeys(keys)
+        for seat in (range(rules.seats) if rules.devils_eye else hand.holder_seat)
+    ]
+    for giver, to, card, to_hand in hand.all_passes():
+        if rules.devils_eye:
+            entry, key = out[giver], keys[to_hand or 0]
+        else:
+            entry = out[hand.holder_of(giver, to_hand or 0)]
+            key = keys[hand.recipients(giver).index(to)]
+        entry[key] = cards[card]  # type: ignore[index]
     return tuple(out)

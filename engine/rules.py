@@ -20,11 +20,14 @@ class Edition(enum.Enum):
     BOTTLE_IMP = "bottle-imp"
 
 
-#: Players each edition seats (the Bottle Imp's two-player game, Devil's Eye, is
-#: a different deal and trick shape, not yet played here).
-PLAYERS = {Edition.CURSED_BOTTLE: (2, 3, 4), Edition.BOTTLE_IMP: (3, 4, 5, 6)}
+#: Players each edition seats (two Bottle Imp players play Devil's Eye).
+PLAYERS = {Edition.CURSED_BOTTLE: (2, 3, 4), Edition.BOTTLE_IMP: (2, 3, 4, 5, 6)}
 #: Hands of a Bottle Imp game when no end is given: each player deals twice.
 DEALS_PER_PLAYER = 2
+#: Devil's Eye deals each player a first hand of 6 and a second of 12.
+DEVILS_EYE_DEAL = (6, 12)
+#: ... and each lays 2 cards of the second hand into the Devil's Trick.
+DEVILS_EYE_PILE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +35,8 @@ class Rules:
     """The rule set of a table.
 
     `players` counts people: with 2 a third seat is Lopaka, the dummy, unless
-    the bright house is played (then each player has two hands instead).
+    the bright house is played (then each player has two hands instead); two
+    Bottle Imp players play Devil's Eye (two hands each, one of them open).
     The game ends at `target` points, or after `hands` hands when that is set
     (a tie at the top plays on in both cases).  Without either, Cursed Bottle
     plays to 100 and the Bottle Imp lets each player deal twice.
@@ -143,9 +147,20 @@ class Rules:
         return 2 if self.second_bottle else 1
 
     @property
+    def devils_eye(self) -> bool:
+        """The Bottle Imp for two: hands of 6 and 12, the first laid open (the
+        "eye"), four-card tricks where each card comes from either hand."""
+        return self.original and self.players == 2
+
+    @property
+    def two_hands(self) -> bool:
+        """Each player holds two hands (holders 2p and 2p+1): the bright house, Devil's Eye."""
+        return self.bright_house or self.devils_eye
+
+    @property
     def lopaka(self) -> bool:
-        """Two players without the bright house play with Lopaka in a third seat."""
-        return self.players == 2 and not self.bright_house
+        """Two Cursed Bottle players without the bright house play with Lopaka in a third seat."""
+        return self.players == 2 and not self.two_hands
 
     @property
     def seats(self) -> int:
@@ -154,8 +169,8 @@ class Rules:
 
     @property
     def holders(self) -> int:
-        """Card holders in the play: one per seat, two per player in the bright house."""
-        return 4 if self.bright_house else self.seats
+        """Card holders in the play: one per seat, two per player with two hands."""
+        return 4 if self.two_hands else self.seats
 
     @property
     def dealer_discards(self) -> bool:
@@ -164,7 +179,10 @@ class Rules:
 
     @property
     def deal_size(self) -> int:
-        """Cards dealt to each holder (but a dealer who does not discard)."""
+        """Cards dealt to each holder (but a dealer who does not discard, and
+        Devil's Eye's second hands: see `deal_sizes`)."""
+        if self.devils_eye:
+            return DEVILS_EYE_DEAL[0]
         if self.bright_house:
             return 9
         if self.lopaka:
@@ -173,6 +191,8 @@ class Rules:
 
     def deal_sizes(self, dealer: int) -> tuple[int, ...]:
         """Cards dealt to each holder when `dealer` deals."""
+        if self.devils_eye:
+            return DEVILS_EYE_DEAL * 2
         sizes = [self.deal_size] * self.holders
         if not self.dealer_discards:
             sizes[dealer] -= 1
@@ -190,12 +210,12 @@ class Rules:
         """Cards in the bottle pile once it is laid (with Lopaka: the undealt cards)."""
         if self.lopaka:
             return len(self.deck) - sum(self.deal_sizes(0))
-        return self.holders if self.bright_house else len(self.pile_seats(0))
+        return self.holders if self.two_hands else len(self.pile_seats(0))
 
     @property
     def tricks(self) -> int:
         """Tricks in a hand, once the pile and the passes are done."""
-        if self.bright_house:
+        if self.two_hands:
             return 8
         return 11 if self.lopaka else self.deal_size - 1
 

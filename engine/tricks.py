@@ -52,11 +52,18 @@ def lopaka_card(
     suit_masks: Sequence[int],
     suit_of: Sequence[int],
 ) -> int:
-    """Lopaka's policy (RULES.md): lead his highest; else the highest legal card
-    that would win the trick as it stands; else his lowest legal card."""
+    """Lopaka's policy (RULES.md) for a holding: see `policy_card`."""
+    legal = legal_cards(holding, trick[0], suit_masks, suit_of) if trick else holding
+    return policy_card(legal, trick, price)
+
+
+def policy_card(legal: int, trick: Sequence[int], price: int) -> int:
+    """Lopaka's policy over a mask of legal cards: lead the highest; else the
+    highest legal card that would win the trick as it stands; else the lowest.
+    (The rule bot and the rollouts play it for everyone, also where a seat's
+    legal cards come from two hands.)"""
     if not trick:
-        return holding.bit_length() - 1
-    legal = legal_cards(holding, trick[0], suit_masks, suit_of)
+        return legal.bit_length() - 1
     cards = list(trick)
     cards.append(0)
     last = len(trick)

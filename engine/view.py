@@ -3,7 +3,7 @@
 A view holds everything the seat may know under RULES.md ("What each seat may
 know") and nothing more, including what it can infer with certainty: the cards
 it passed are in the receiver's hand until played, a seat that did not follow
-suit holds none of that suit, Lopaka's hand and the bright house's open hands
+suit holds none of that suit, Lopaka's hand and the open hands (bright house, Devil's Eye)
 lie face up.  `unseen` is the rest: the cards a sampler must distribute over
 the hidden hands and the pile.
 """
@@ -32,6 +32,8 @@ class SeatView:
     phase: Phase
     #: Bright house: which of each seat's hands the pile/pass stage uses.
     stage_hand: int | None
+    #: Two hands per seat: the receiver's hand this pass stage's cards join.
+    pass_to_hand: int | None
     to_act: tuple[int, ...]
     legal_actions: tuple[Action, ...]
     #: The seat each holder belongs to; holders are seats except in the bright
@@ -97,26 +99,25 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
     cards_of = deck.cards_of
     rules = hand.rules
     holder_seat = hand.holder_seat
-    bright = rules.bright_house
+    two_hands = rules.two_hands
     holdings = hand.holdings
 
     seen = 0
     visible: dict[int, tuple[Card, ...]] = {}
     for h, owner_seat in enumerate(holder_seat):
         shown = owner_seat == seat or owner_seat == hand.lopaka
-        if bright and hand.open_hand[owner_seat] is not None:
+        if two_hands and hand.open_hand[owner_seat] is not None:
             shown = shown or h % 2 == hand.open_hand[owner_seat]
         if shown:
             visible[h] = tuple(cards_of(holdings[h]))
             seen |= holdings[h]
 
-    given = [(to, card, stage) for giver, to, card, stage in hand.pass_log if giver == seat]
-    given += [(to, card, hand.stage_hand) for to, card in hand.passes.get(seat, {}).items()]
+    given = [(to, card, to_hand) for giver, to, card, to_hand in hand.all_passes() if giver == seat]
     received = [(g, card) for g, to, card, _ in hand.pass_log if to == seat]
     known: dict[int, tuple[Card, ...]] = {}
-    for to, card, stage in given:
+    for to, card, to_hand in given:
         seen |= 1 << card
-        holder = to if not bright else 2 * to + (stage or 0)
+        holder = to if not two_hands else 2 * to + (to_hand or 0)
         if holder not in visible and holdings[holder] >> card & 1:
             known[holder] = (*known.get(holder, ()), cards[card])
 
@@ -145,6 +146,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         seat_players=tuple(range(hand.seats) if seat_players is None else seat_players),
         phase=hand.phase,
         stage_hand=hand.stage_hand,
+        pass_to_hand=hand.pass_to_hand,
         to_act=hand.to_act(),
         legal_actions=tuple(hand.legal_actions(seat)) if seat != hand.lopaka else (),
         holder_seat=holder_seat,

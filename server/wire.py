@@ -262,6 +262,8 @@ def event_msg(
         m.phase = _PHASES[event.phase]
         if event.hand is not None:
             m.stage_hand = event.hand
+        if event.pass_to_hand is not None:
+            m.pass_to_hand = event.pass_to_hand
         m.to_act.extend(w[s] for s in event.to_act)
     elif isinstance(event, ev.PileCardPlaced):
         m = out.pile_card_placed
@@ -271,10 +273,14 @@ def event_msg(
         m = out.pass_chosen
         m.seat, m.to = w[event.seat], w[event.to]
         set_card(m.card, event.card)
+        if event.hand is not None:
+            m.hand = event.hand
     elif isinstance(event, ev.CardPassed):
         m = out.card_passed
         m.seat, m.to = w[event.seat], w[event.to]
         set_card(m.card, event.card)
+        if event.hand is not None:
+            m.hand = event.hand
     elif isinstance(event, ev.OpenHandChosen):
         m = out.open_hand_chosen
         m.seat = w[event.seat]
@@ -320,7 +326,7 @@ def deal_msg(hand: Hand, seats: SeatMap) -> pb.HandDeal:
     """The whole deal of a finished hand (for spectators, once it is over)."""
     cards = hand.deck.cards
     w = seats.to_wire
-    bright = hand.rules.bright_house
+    bright = hand.rules.two_hands
     out = pb.HandDeal()
     for holder, mask in enumerate(hand.dealt):
         dealt = out.dealt.add(seat=w[hand.holder_seat[holder]], hand=holder % 2 if bright else 0)
@@ -344,7 +350,7 @@ def view_msg(view: SeatView) -> pb.SeatView:
     """A seat's view (engine `Game.view`) on the wire."""
     seats = seat_map(view.seat_players, view.rules.players)
     w = seats.to_wire
-    bright = view.rules.bright_house
+    bright = view.rules.two_hands
     out = pb.SeatView(
         seat=w[view.seat],
         hand_number=view.hand_number,
@@ -359,6 +365,8 @@ def view_msg(view: SeatView) -> pb.SeatView:
     out.seat_order.extend(w)
     if view.stage_hand is not None:
         out.stage_hand = view.stage_hand
+    if view.pass_to_hand is not None:
+        out.pass_to_hand = view.pass_to_hand
     out.to_act.extend(w[s] for s in view.to_act)
     out.legal_actions.extend(action_msg(a, seats) for a in view.legal_actions)
     add_cards(out.my_cards, view.my_cards)

@@ -130,6 +130,9 @@ cdef struct Ctx:
     int partner
     #: The Bottle Imp's second bottle is played (State.s*: the bottle not for sale).
     bint two
+    #: Devil's Eye: the mover plays from either of its hands h and h + 1 (`order`
+    #: names the first), each following suit on its own.
+    bint free
     int hot
     int pile
     int opts
@@ -248,6 +251,20 @@ cdef inline uint64_t legal_mask(Ctx* c, State* s, int h) noexcept nogil:
     return follow if follow else hand
 
 
+cdef inline uint64_t mover_legal(Ctx* c, State* s, int h) noexcept nogil:
+    """The legal cards of the mover whose (first) holder is `h`."""
+    if c.free:
+        return legal_mask(c, s, h) | legal_mask(c, s, h + 1)
+    return legal_mask(c, s, h)
+
+
+cdef inline int card_holder(Ctx* c, State* s, int h, int card) noexcept nogil:
+    """The holder `card` is played from (Devil's Eye: the hand that holds it)."""
+    if c.free and not (s.hand[h] & bit(card)):
+        return h + 1
+    return h
+
+
 cdef inline int lopaka_card(Ctx* c, State* s, int h) noexcept nogil:
     """Lopaka's policy: lead the highest; else the highest legal card that would win; else the lowest."""
     cdef uint64_t legal, m
@@ -343,14 +360,18 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     hi[0] = u
 
 
-cdef inline bint same_as_next(Ctx* c, State* s, uint64_t legal, uint64_t inplay, int card,
-                              bint same_points) noexcept nogil:
+cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t inplay,
+                              int card, bint same_points) noexcept nogil:
     """Whether `card` plays like the next higher card in play: also legal, same
-    suit (and points, where points count), both at or above the price."""
+    suit (and points, where points count), both at or above the price, and
+    both in one hand (Devil's Eye: a hand's later duty to follow suit tells
+    its cards from the other hand's)."""
     cdef uint64_t above
     cdef int nxt
     if card < s.price:
         return False
+    if c.free:
+        legal = legal_mask(c, s, card_holder(c, s, h, card))
     above = inplay & ~((bit(card) << 1) - 1)
     if not above:
         return False
@@ -359,7 +380,8 @@ cdef inline bint same_as_next(Ctx* c, State* s, uint64_t legal, uint64_t inplay,
         not same_points or c.points[nxt] == c.points[card])
 
 
-cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t inplay) noexcept nogil:
+cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
+                                     uint64_t inplay) noexcept nogil:
     """One card per group of equivalent cards (the highest of each group).
 
     Two cards of one holder are interchangeable when they are of one suit and
@@ -375,7 +397,7 @@ cdef inline uint64_t representatives(Ctx* c, State* s, uint64_t legal, uint64_t 
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if same_as_next(c, s, legal, inplay, card, True):
+        if same_as_next(c, s, h, legal, inplay, card, True):
             continue
         out |= bit(card)
     return out
@@ -669,10 +691,17 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
 
 
 cdef inline bint last_trick(Ctx* c, State* s) noexcept nogil:
-    """Whether only the trick in progress is left: every holder's play is forced."""
+    """Whether only the trick in progress is left: every holder's play is forced
+    (Devil's Eye: every seat's, whose two hands hold at most one card)."""
     cdef int i
+    cdef uint64_t m
     for i in range(c.nholders):
-        if s.hand[i] & (s.hand[i] - 1):
+        m = s.hand[i]
+        if c.free:
+            if i & 1:
+                continue
+            m |= s.hand[i + 1]
+        if m & (m - 1):
             return False
     return True
 
@@ -784,7 +813,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         return avoid(c, &child)
     seat = c.holder_seat[h]
     maximise = seat == c.root or seat == c.partner
-    legal = legal_mask(c, s, h)
+    legal = mover_legal(c, s, h)
     # Ordering: the cards whose trick, were it to end now, leaves the root
     # seat where the mover wants it (rid of the bottle or not), then by how
     # many cards below the price the root seat would still hold.
@@ -793,10 +822,10 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if same_as_next(c, s, legal, inplay, card, False):
+        if same_as_next(c, s, h, legal, inplay, card, False):
             continue
         moves[n] = card
-        score[n] = owner_eval(c, s, h, card) if c.opts & OPT_ORDER else 0
+        score[n] = owner_eval(c, s, card_holder(c, s, h, card), card) if c.opts & OPT_ORDER else 0
         if not maximise:
             score[n] = -score[n]
         if card == hash_move:
@@ -810,7 +839,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     result = 0 if maximise else 1
     for i in range(n):
         child = s[0]
-        play(c, &child, h, moves[i])
+        play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
         if avoid(c, &child) == maximise:
             result = maximise
             break
@@ -860,9 +889,13 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         return final_score(c, s)
     if last_trick(c, s):
         child = s[0]
-        while child.n > 0 or child.hand[c.order[child.leader][0]]:
+        while True:
             h = c.order[child.leader][child.n]
+            if c.free and not child.hand[h]:
+                h += 1
             play(c, &child, h, cb_ctz(child.hand[h]))
+            if child.n == 0:
+                break
         return final_score(c, &child)
     if c.opts & OPT_BOUNDS:
         score_bounds(c, s, inplay, &lo, &hi)
@@ -923,8 +956,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         return search(c, &child, alpha, beta)
     seat = c.holder_seat[h]
     maximise = seat == c.root or seat == c.partner
-    legal = legal_mask(c, s, h)
-    reps = representatives(c, s, legal, inplay) if c.opts & OPT_EQUIV else legal
+    legal = mover_legal(c, s, h)
+    reps = representatives(c, s, h, legal, inplay) if c.opts & OPT_EQUIV else legal
     nmoves = 0
     while reps:
         card = cb_hibit(reps)
@@ -933,7 +966,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         if card == hash_move:
             score[nmoves] = INT64_MAX_SCORE
         elif c.opts & OPT_ORDER:
-            score[nmoves] = static_eval(c, s, h, card)
+            score[nmoves] = static_eval(c, s, card_holder(c, s, h, card), card)
             if not maximise:
                 score[nmoves] = -score[nmoves]
         else:
@@ -954,7 +987,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     for k in range(nmoves):
         card = moves[k]
         child = s[0]
-        play(c, &child, h, card)
+        play(c, &child, card_holder(c, s, h, card), card)
         v = search(c, &child, alpha, beta)
         if maximise:
             if v > best:
@@ -1074,6 +1107,7 @@ def solve_state(
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
     list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
     int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
+    bint free=False,
 ):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
@@ -1089,6 +1123,8 @@ def solve_state(
     one not for sale (`shelf_price` -1: one bottle only); it is searched
     with exact table keys and without `avoid`, static bounds and equivalent
     cards (their reasoning assumes one bottle whose price only falls).
+    `free` is Devil's Eye: holders 2p and 2p + 1 are one seat's two hands,
+    `order` names the first, and each card may come from either.
 
     Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
     in the deck (the key's fields).
@@ -1123,6 +1159,9 @@ def solve_state(
             raise ValueError("solve_state: a partner, but the hot bottle or the root seat")
         # These reason about the root seat alone (its bottle question, its bounds).
         opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER)
+    c.free = free
+    if free and (nh % 2 or any(holder_seat[i] != i // 2 for i in range(nh))):
+        raise ValueError("solve_state: free play needs two hands per seat, 2p and 2p + 1")
     c.two = shelf_price >= 0
     if c.two:
         if hot or not 0 <= shelf_price < MAXC:
@@ -1213,17 +1252,17 @@ def solve_state(
                 values[card] = exact(&c, &child, child.taken)
                 is_rep[card] = 1
             else:
-                legal = legal_mask(&c, &s, h)
+                legal = mover_legal(&c, &s, h)
                 inplay = s.tmask
                 for i in range(nh):
                     inplay |= s.hand[i]
-                reps = representatives(&c, &s, legal, inplay) if opts & OPT_EQUIV else legal
+                reps = representatives(&c, &s, h, legal, inplay) if opts & OPT_EQUIV else legal
                 guess = s.taken
                 while reps:
                     card = cb_hibit(reps)
                     reps &= ~bit(card)
                     child = s
-                    play(&c, &child, h, card)
+                    play(&c, &child, card_holder(&c, &s, h, card), card)
                     g = exact(&c, &child, guess)
                     values[card] = g
                     is_rep[card] = 1

@@ -119,6 +119,7 @@ def solve_hand(
              -1 if shelf[0][2] is None else shelf[0][2])
             if shelf else ()
         ),
+        free=hand.rules.devils_eye,
     )
     cards = deck.cards
     return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)

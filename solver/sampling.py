@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 
-from ..engine.cards import Card
+from ..engine.cards import iter_bits
 from ..engine.events import Phase
 from ..engine.hand import Hand, random_deal
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..engine.tricks import legal_cards, lopaka_card
+from ..engine.tricks import lopaka_card
 
 
 def random_position(
@@ -47,22 +47,17 @@ def _fill_trick(pos: Position, rng: random.Random, length: int) -> Position:
     # The engine moves Lopaka at once; take his card back if the trick should be shorter.
     while len(trick) > length and order[len(trick) - 1] == pos.lopaka:
         hands[pos.lopaka].append(trick.pop())
-    price = deck.joker_position if pos.price is None else pos.price.index
-    while len(trick) < length:
-        holder = order[len(trick)]
-        held = deck.mask_of(hands[holder])
-        cards = [c.index for c in trick]
-        if holder == pos.lopaka:
-            card: Card = deck.cards[
-                lopaka_card(held, cards, price, deck.suit_masks, deck.suit_of)
-            ]
-        else:
-            led = cards[0] if cards else None
-            legal = legal_cards(held, led, deck.suit_masks, deck.suit_of)
-            card = rng.choice(deck.cards_of(legal))
-        hands[holder].remove(card)
-        trick.append(card)
-    return Position.build(
+    hand = Position.build(
         pos.rules, hands, pos.pile, pos.price, pos.owner, pos.taken, pos.leader, trick,
         pos.lopaka, pos.open,
-    )
+    ).to_hand()
+    while len(hand.trick) < length:
+        holder = hand.holder_to_play()
+        if holder == pos.lopaka:
+            card = lopaka_card(
+                hand.holdings[holder], hand.trick, hand.price, deck.suit_masks, deck.suit_of
+            )
+        else:
+            card = rng.choice(list(iter_bits(hand.legal_play_mask())))
+        hand.push_unchecked(card, autoplay=False)
+    return Position.from_hand(hand)

@@ -71,6 +71,7 @@ CONFIGS: tuple[Rules, ...] = (
     Rules(2, hot_bottle=True),
     Rules(2, bright_house=True),
     Rules(2, bright_house=True, hot_bottle=True),
+    Rules(2, edition=Edition.BOTTLE_IMP),
     Rules(3, edition=Edition.BOTTLE_IMP),
     Rules(4, edition=Edition.BOTTLE_IMP),
     Rules(5, edition=Edition.BOTTLE_IMP),
@@ -103,6 +104,8 @@ def team_scores(rules: Rules, own: list[int]) -> list[int]:
 def config_id(rules: Rules) -> str:
     name = f"{rules.players}p"
     if rules.original:
+        if rules.players == 2:
+            return "imp-devils-eye"
         return (
             f"imp-{name}"
             + ("-teams" if rules.teams else "")
@@ -156,9 +159,9 @@ def deck_points(rules: Rules) -> int:
 def expected_tricks(rules: Rules) -> int:
     """RULES.md: 11 tricks with 3 players, 8 with 4, 11 with Lopaka, 8 in the bright house.
     The Bottle Imp: 36 cards for 3–4 players, 54 for 5–6, one each to the pile but the
-    dealer's with 5."""
+    dealer's with 5; Devil's Eye: 16 cards each after the pile, two per trick."""
     if rules.original:
-        return {3: 11, 4: 8, 5: 10, 6: 8}[rules.players]
+        return {2: 8, 3: 11, 4: 8, 5: 10, 6: 8}[rules.players]
     if rules.bright_house:
         return 8
     if rules.players == 2:
@@ -168,6 +171,8 @@ def expected_tricks(rules: Rules) -> int:
 
 def expected_pile_size(rules: Rules) -> int:
     if rules.original:
+        if rules.players == 2:
+            return 4  # Devil's Eye: two from each second hand
         return rules.players - (rules.players == 5)
     if rules.bright_house:
         return 4
@@ -182,7 +187,7 @@ def fingerprint(hand: Hand) -> tuple:
         tuple(hand.holdings),
         tuple(hand.pile),
         tuple(sorted((s, tuple(v)) for s, v in hand.pile_by_seat.items())),
-        tuple(sorted((g, tuple(sorted(v.items()))) for g, v in hand.passes.items())),
+        tuple(hand.pending_passes()),
         tuple(hand.pass_log),
         tuple(hand.open_hand),
         tuple(sorted(hand._pending_open.items())),
@@ -216,9 +221,8 @@ def card_places(hand: Hand) -> list[tuple[str, int]]:
     """Every place a card can be in, as (name, bit mask)."""
     places = [(f"holder {h}", m) for h, m in enumerate(hand.holdings)]
     places.append(("pile", sum(1 << c for c in hand.pile)))
-    for giver, chosen in hand.passes.items():
-        for to, c in chosen.items():
-            places.append((f"pass {giver}->{to}", 1 << c))
+    for giver, to, c, _ in hand.pending_passes():
+        places.append((f"pass {giver}->{to}", 1 << c))
     places.append(("trick", sum(1 << c for c in hand.trick)))
     places.extend((f"taken {s}", m) for s, m in enumerate(hand.taken))
     if hand.price_card is not None:

@@ -212,7 +212,7 @@ def test_lopaka_sits_at_the_dealers_right_every_hand():
         ({"players": 3, "hands": 0}, "hands"),
         ({"players": 3, "target": 0}, "target"),
         ({"players": 3, "target": "100"}, "target"),
-        ({"players": 2, "edition": Edition.BOTTLE_IMP}, "players"),
+        ({"players": 1, "edition": Edition.BOTTLE_IMP}, "players"),
         ({"players": 7, "edition": Edition.BOTTLE_IMP}, "players"),
         ({"players": 3, "hot_bottle": True, "edition": Edition.BOTTLE_IMP}, "hot_bottle"),
     ],

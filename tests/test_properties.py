@@ -91,10 +91,18 @@ class ActionChecker:
         assert (hand.owner is None) == (hand.price_card is None)
         if hand.phase is Phase.PLAY:
             remaining = expected_tricks(rules) - len(hand.tricks)
-            in_trick = set(hand.trick_holders)
-            for h, m in enumerate(hand.holdings):
-                played = 1 if h in in_trick else 0
-                assert m.bit_count() + played == remaining, (h, hand.deck.cards_of(m))
+            if rules.devils_eye:
+                # Either hand may play, so only each seat's two hands together count:
+                # two cards per trick.
+                for s in range(2):
+                    held = hand.holdings[2 * s].bit_count() + hand.holdings[2 * s + 1].bit_count()
+                    played = sum(hand.holder_seat[h] == s for h in hand.trick_holders)
+                    assert held + played == 2 * remaining, (s, held, played)
+            else:
+                in_trick = set(hand.trick_holders)
+                for h, m in enumerate(hand.holdings):
+                    played = 1 if h in in_trick else 0
+                    assert m.bit_count() + played == remaining, (h, hand.deck.cards_of(m))
             assert len(hand.pile) == expected_pile_size(rules)
             assert not hand.passes
 
@@ -125,7 +133,7 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
     # the setup: who put how many cards into the pile, who passed to whom
     passes = sorted((g, to) for g, to, _, _ in hand.pass_log)
     piled = {s: len(v) for s, v in hand.pile_by_seat.items()}
-    if rules.bright_house:
+    if rules.two_hands:
         assert passes == [(0, 1), (0, 1), (1, 0), (1, 0)]
         assert sorted(hand_no for *_, hand_no in hand.pass_log) == [0, 0, 1, 1]
         assert piled == {0: 2, 1: 2}
@@ -163,6 +171,11 @@ def check_finished_hand(hand, ended: HandEnded, won: list[TrickWon]) -> None:
             opens = [2 * s + hand.open_hand[s] for s in (leader, other)]
             assert list(t.holders[:2]) == opens
             assert sorted(t.holders) == [0, 1, 2, 3]
+        elif rules.devils_eye:
+            other = 1 - leader
+            assert seats == [leader, other, leader, other]
+            # each card from either of the seat's own hands
+            assert [h // 2 for h in t.holders] == seats
         else:
             assert seats == [(leader + i) % n for i in range(n)]
         cs = [c for _, c in t.plays]

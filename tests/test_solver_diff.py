@@ -42,7 +42,9 @@ WEIGHTS_6 = {1: 1, 2: 2, 3: 3} if POSITIONS <= 200 else {1: 1, 2: 2, 3: 3, 4: 1}
 
 
 def _weights(rules: Rules) -> dict[int, int]:
-    if rules.holders >= 5:
+    # Devil's Eye: each card from either hand makes the reference's tree as wide
+    # as five or six holders'.
+    if rules.holders >= 5 or rules.devils_eye:
         return WEIGHTS_6
     return WEIGHTS_4 if rules.holders == 4 else WEIGHTS_3
 
