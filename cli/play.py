@@ -65,7 +65,8 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
     """The rule-set options every table-making command shares."""
     p.add_argument(
         "--game", choices=("cursed-bottle", "bottle-imp"), default="cursed-bottle",
-        help="Cursed Bottle (2-4 players) or the original Bottle Imp (2-6 players; two play Devil's Eye)",
+        help="Cursed Bottle (2-4 players) or the original Bottle Imp (2-6 players; "
+        "two play Devil's Eye)",
     )
     if players:
         p.add_argument(

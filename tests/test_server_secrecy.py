@@ -148,6 +148,7 @@ GAMES = [
     pytest.param(rules(4, hands=1), id="4p"),
     pytest.param(rules(2, hands=2), id="lopaka"),
     pytest.param(rules(2, hands=1, bright_house=True), id="bright"),
+    pytest.param(rules(2, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-devils-eye"),
     pytest.param(rules(5, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-5p"),
     pytest.param(rules(6, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-6p"),
     pytest.param(

@@ -49,6 +49,7 @@ def test_every_record_written_replays_to_its_scores(tmp_path):
 @pytest.mark.parametrize(
     ("seats", "options"),
     [
+        ("strong:0.02,heuristic", ()),
         ("heuristic,rule,random", ()),
         ("heuristic,rule,random,rule", ("--teams",)),
         ("strong:0.02,heuristic,rule,random,random", ()),
@@ -56,7 +57,10 @@ def test_every_record_written_replays_to_its_scores(tmp_path):
         ("heuristic,rule,random,random,rule,heuristic", ("--second-bottle",)),
         ("strong:0.02,rule,random,rule,random,heuristic", ("--teams",)),
     ],
-    ids=["3p", "4p-teams", "5p-strong", "5p-teams-2bottles", "6p-2bottles", "6p-teams-strong"],
+    ids=[
+        "devils-eye-strong", "3p", "4p-teams", "5p-strong", "5p-teams-2bottles", "6p-2bottles",
+        "6p-teams-strong",
+    ],
 )
 def test_every_bottle_imp_mode_runs_bot_only_games_and_records_them(tmp_path, seats, options):
     """Whole Bottle Imp games of bots; every hand written is a record that replays."""
