@@ -239,6 +239,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "log_game_end_team": "Game over: {name} win.",
         "team_note": "Partners share their score; a player alone (solo) counts double.",
         "dealer_no_pile": "You deal: no card for the pile this hand. Waiting for the others…",
+        "g_devils_eye": "Devil's Eye",
+        "p_devils_eye": "2: Devil's Eye",
+        "your_turn_pile_n": "Choose pile card {i} of {n} for the bottle's pile (Enter).",
+        "your_turn_pass_hand": "Choose the card for {name}'s hand {n} ({which}) (Enter).",
+        "to_name_hand": "{card} to {name} (hand {n})",
+        "log_passed_hand": "{a} passed {card} to {b} (hand {n})",
     },
     "de": {
         "title": "Verfluchte Flasche",
@@ -430,6 +436,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "log_game_end_team": "Spielende: {name} gewinnen.",
         "team_note": "Partner teilen ihre Wertung; wer allein spielt (solo), zählt doppelt.",
         "dealer_no_pile": "Du gibst: diesmal keine Karte für den Stapel. Warte auf die anderen…",
+        "g_devils_eye": "Teufelsauge",
+        "p_devils_eye": "2: Teufelsauge",
+        "your_turn_pile_n": "Wähle Karte {i} von {n} für den Flaschenstapel (Enter).",
+        "your_turn_pass_hand": "Wähle die Karte für Hand {n} von {name} ({which}) (Enter).",
+        "to_name_hand": "{card} an {name} (Hand {n})",
+        "log_passed_hand": "{a} gab {card} an {b} (Hand {n})",
     },
 }
 

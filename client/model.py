@@ -15,6 +15,12 @@ from cursedbottle.v1 import game_pb2, table_pb2
 from .i18n import Tr, sort_cards
 
 Key = tuple[int, int]  # (table seat, hand)
+#: Whom a pass goes to: (table seat, the receiver's hand), the hand None unless it
+#: must be told apart (Devil's Eye passes one card to each of the opponent's hands).
+Target = tuple[int, int | None]
+#: Devil's Eye: each player lays this many cards of its second hand into the pile
+#: (the wire does not say; the rules text does).
+DEVILS_EYE_PILE = 2
 
 
 @dataclass
@@ -43,6 +49,7 @@ class TableModel:
         self.lopaka: int | None = None
         self.phase = game_pb2.PHASE_UNSPECIFIED
         self.stage_hand: int | None = None
+        self.pass_to_hand: int | None = None  # the receiver's hand this pass stage feeds
         self.to_act: list[int] = []
         self.holdings: dict[Key, list[game_pb2.Card]] = {}
         self.counts: dict[Key, int] = {}
@@ -50,8 +57,9 @@ class TableModel:
         self.my_open_choice: int | None = None
         self.pile_size = 0
         self.my_pile: list[game_pb2.Card] = []
-        self.passes_given: dict[int, game_pb2.Card] = {}
-        self.passes_received: dict[int, game_pb2.Card] = {}
+        # (receiver, its hand or None) -> card; (giver, my hand or None) -> card
+        self.passes_given: dict[Target, game_pb2.Card] = {}
+        self.passes_received: dict[Target, game_pb2.Card] = {}
         self.trick: list[Played] = []
         self.played: list[Played] = []  # every card played this hand, in order
         self.last_trick: game_pb2.TrickWon | None = None
@@ -96,6 +104,16 @@ class TableModel:
     @property
     def bottle_imp(self) -> bool:
         return bool(self.rules and self.rules.game == game_pb2.GAME_BOTTLE_IMP)
+
+    @property
+    def devils_eye(self) -> bool:
+        """The Bottle Imp for two: two hands each, the first laid open for the play."""
+        return self.bottle_imp and self.people == 2
+
+    @property
+    def two_hands(self) -> bool:
+        """Each seat holds two hands (the bright house, Devil's Eye): two hand rows."""
+        return self.bright or self.devils_eye
 
     @property
     def teams(self) -> bool:
@@ -170,10 +188,11 @@ class TableModel:
         return []
 
     def my_hands(self) -> list[tuple[int, list[game_pb2.Card]]]:
-        """(hand, cards sorted by the total order) of the seat; two in the bright house."""
+        """(hand, cards sorted by the total order) of the seat; two in the bright house
+        and in Devil's Eye."""
         if self.me is None:
             return []
-        hands = (0, 1) if self.bright else (0,)
+        hands = (0, 1) if self.two_hands else (0,)
         return [(h, sort_cards(self.holdings.get((self.me, h), []))) for h in hands]
 
     def my_turn(self) -> bool:
@@ -232,6 +251,39 @@ class TableModel:
             return [s for s in people if s != self.me]
         i = people.index(self.me)
         return [people[(i + 1) % len(people)], people[(i - 1) % len(people)]]
+
+    def target_hand(self) -> int | None:
+        """The receiver's hand the server's current pass stage feeds, when it matters
+        (Devil's Eye asks for the pass to the first hand, then for the second)."""
+        return self.pass_to_hand if self.devils_eye else None
+
+    def stage_targets(self) -> list[Target]:
+        """The passes the server asks for now, as (seat, receiver's hand)."""
+        if self.legal_kind() != "pass_card":
+            return []
+        return [(to, self.target_hand()) for to in self.pass_targets()]
+
+    def plan_targets(self) -> list[Target]:
+        """Every pass still to be chosen in this setup stage, in the order the server asks
+        for them.  Devil's Eye chooses both (first hand, then second hand) together with
+        the pile cards although the server takes them one stage at a time, so that a
+        person decides the whole setup at once, as at a real table."""
+        seats = self.pass_targets()
+        if not self.devils_eye:
+            return [(s, None) for s in seats]
+        first = 0
+        if self.phase == game_pb2.PHASE_PASS and self.pass_to_hand is not None:
+            first = self.pass_to_hand
+        return [(s, h) for h in range(first, 2) for s in seats]
+
+    def pile_needed(self) -> int:
+        """Pile cards the seat still lays in this stage (Devil's Eye: two, less any laid
+        already, e.g. before a reconnection; otherwise one, if asked at all)."""
+        if self.legal_kind() != "pile":
+            return 0
+        if self.devils_eye:
+            return max(1, DEVILS_EYE_PILE - len(self.my_pile))
+        return 1
 
     def points_taken(self, seat: int) -> int:
         return self.taken.get(seat, 0)
@@ -329,6 +381,7 @@ class TableModel:
         elif kind == "phase_started":
             self.phase = m.phase
             self.stage_hand = m.stage_hand if m.HasField("stage_hand") else None
+            self.pass_to_hand = m.pass_to_hand if m.HasField("pass_to_hand") else None
             self.to_act = list(m.to_act)
         elif kind == "pile_card_placed":
             self.pile_size += 1
@@ -338,20 +391,9 @@ class TableModel:
             else:
                 self.counts[(m.seat, stage)] = max(0, self.counts.get((m.seat, stage), 1) - 1)
         elif kind == "pass_chosen":
-            if m.card.code:
-                self._remove((m.seat, stage), m.card)
-                self.passes_given[m.to] = m.card
-            else:
-                self.counts[(m.seat, stage)] = max(0, self.counts.get((m.seat, stage), 1) - 1)
+            self._pass_chosen(m, stage)
         elif kind == "card_passed":
-            key = (m.to, stage)
-            self.counts[key] = self.counts.get(key, 0) + 1
-            if m.card.code and m.to == self.me:
-                self.holdings.setdefault(key, []).append(m.card)
-                self.passes_received[m.seat] = m.card
-            if m.card.code and self.me in (m.seat, m.to):
-                self._say("log_passed", a=self.name(m.seat), card=tr.card(m.card),
-                          b=self.name(m.to))
+            self._card_passed(m, stage)
         elif kind == "open_hand_chosen":
             if m.seat == self.me and m.HasField("hand"):
                 self.my_open_choice = m.hand
@@ -388,6 +430,37 @@ class TableModel:
             else:
                 self._say("log_game_end", name=self.name(m.winner))
 
+    def _pass_chosen(self, m: game_pb2.PassChosen, stage: int) -> None:
+        """A pass laid face down: it leaves the giver's stage hand (ours: which card)."""
+        if m.card.code:
+            self._remove((m.seat, stage), m.card)
+            self.passes_given[(m.to, self._told_hand(m))] = m.card
+        else:
+            self.counts[(m.seat, stage)] = max(0, self.counts.get((m.seat, stage), 1) - 1)
+
+    def _card_passed(self, m: game_pb2.CardPassed, stage: int) -> None:
+        """A pass handed over: it joins the receiver's hand the event names (Devil's Eye
+        hands both passes over at once, one for each hand), else the stage's hand."""
+        hand = m.hand if m.HasField("hand") else stage
+        key = (m.to, hand)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if m.card.code and m.to == self.me:
+            self.holdings.setdefault(key, []).append(m.card)
+            self.passes_received[(m.seat, self._told_hand(m))] = m.card
+        if m.card.code and self.me in (m.seat, m.to):
+            told = self._told_hand(m)
+            if told is None:
+                self._say("log_passed", a=self.name(m.seat), card=self.tr.card(m.card),
+                          b=self.name(m.to))
+            else:
+                self._say("log_passed_hand", a=self.name(m.seat), card=self.tr.card(m.card),
+                          b=self.name(m.to), n=told + 1)
+
+    def _told_hand(self, m: game_pb2.PassChosen | game_pb2.CardPassed) -> int | None:
+        """The receiver's hand of a pass where it must be told (Devil's Eye), else None:
+        in the bright house it is always the stage's hand and goes without saying."""
+        return m.hand if self.devils_eye and m.HasField("hand") else None
+
     def _new_hand(self, m: game_pb2.HandStarted) -> None:
         self.hand_number = m.number
         self.dealer = m.dealer
@@ -395,6 +468,7 @@ class TableModel:
         self.lopaka = m.lopaka if m.HasField("lopaka") else None
         self.phase = game_pb2.PHASE_UNSPECIFIED
         self.stage_hand = None
+        self.pass_to_hand = None
         self.holdings, self.counts, self.open_hand = {}, {}, {}
         self.my_open_choice = None
         self.pile_size = 0

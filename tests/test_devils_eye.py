@@ -248,3 +248,23 @@ def test_positions_count_cards_per_seat_and_solve_like_the_reference():
     bad["hands"][2].append(bad["hands"][1].pop())
     with pytest.raises(PositionError, match="each seat plays two cards a trick"):
         Position.from_json(bad)
+
+
+def test_a_hint_ranks_the_cards_of_both_hands_from_the_seats_view():
+    from cursedbottle.bots.hints import hint
+
+    hand = dealt_hand(seed=8)
+    setup(hand)
+    rng = random.Random(8)
+    while len(hand.tricks) < 5 or len(hand.trick) != 1:
+        hand.apply(rng.choice(hand.legal_actions()))
+    seat = hand.to_act()[0]
+    view = observe(hand, seat)
+    h = hint(view, seed=1, budget=None, samples=4)
+    assert {line.action for line in h.lines} == set(view.legal_actions)
+    values = [line.value for line in h.lines]
+    assert values == sorted(values, reverse=True)
+    assert all(line.exact and line.samples == 4 for line in h.lines)  # 12 cards: exact
+    # The view hides the opponent's second hand: the same view, the same hint.
+    assert 2 * (1 - seat) + 1 not in view.visible
+    assert hint(view, seed=1, budget=None, samples=4) == h

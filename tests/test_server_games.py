@@ -200,6 +200,64 @@ def test_the_bright_house():
     run(main())
 
 
+def test_devils_eye():
+    """The Bottle Imp for two: passes for the opponent's first and second hand,
+    the first hands laid open, four-card tricks from either hand."""
+
+    async def main():
+        async with serving() as (running, stub):
+            imp2 = rules(2, hands=1, game=game_pb2.GAME_BOTTLE_IMP)
+            table_id, host = await create(stub, imp2, seed="devil's eye")
+            seats = await seat_humans(stub, table_id, 2)
+
+            async def start():
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+
+            await play_out(seats, start)
+            game = table_of(running, table_id).game
+            assert game.is_over and len(game.hands) == 1
+            for seat in seats:
+                events = seat.events
+                own = [
+                    e.cards_dealt
+                    for e in events
+                    if e.HasField("cards_dealt") and e.cards_dealt.seat == seat.seat
+                ]
+                assert sorted((d.hand, len(d.cards)) for d in own) == [(0, 6), (1, 12)]
+                stages = [
+                    (p.phase, p.stage_hand, p.pass_to_hand if p.HasField("pass_to_hand") else None)
+                    for e in events
+                    if e.HasField("phase_started")
+                    for p in [e.phase_started]
+                ]
+                assert stages == [
+                    (game_pb2.PHASE_PILE, 1, None),
+                    (game_pb2.PHASE_PASS, 1, 0),
+                    (game_pb2.PHASE_PASS, 1, 1),
+                    (game_pb2.PHASE_PLAY, 0, None),
+                ]
+                received = [
+                    e.card_passed for e in events
+                    if e.HasField("card_passed") and e.card_passed.to == seat.seat
+                ]
+                assert sorted(r.hand for r in received) == [0, 1]
+                assert all(r.card.code for r in received)
+                revealed = [
+                    e.open_hand_revealed for e in events if e.HasField("open_hand_revealed")
+                ]
+                assert [(r.seat, r.hand, len(r.cards)) for r in revealed] == [
+                    (0, 0, 7), (1, 0, 7)
+                ]
+                tricks = [e.trick_won for e in events if e.HasField("trick_won")]
+                assert len(tricks) == 8 and all(len(t.cards) == 4 for t in tricks)
+                # two pile cards, two passes and 16 cards
+                assert seat.actions == 20
+            (ended,) = [e.hand_ended for e in seats[0].events if e.HasField("hand_ended")]
+            assert list(ended.scores) == list(game.hands[0].scores())
+
+    run(main())
+
+
 def test_list_tables_and_health():
     async def main():
         from grpc_health.v1 import health_pb2, health_pb2_grpc

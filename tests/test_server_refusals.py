@@ -425,3 +425,45 @@ def test_bad_rule_sets_are_refused():
             assert not running.lobby.tables
 
     run(main())
+
+
+def test_devils_eye_refuses_setup_cards_from_the_first_hand_and_revokes_per_hand():
+    """Devil's Eye: the pile and the passes come from the second hand, and a
+    card must follow suit when the hand it comes from holds the led suit."""
+
+    async def main():
+        async with serving() as (running, stub):
+            imp2 = rules(2, hands=1, game=game_pb2.GAME_BOTTLE_IMP)
+            t = await started(running, stub, imp2, seed="devil")
+            hand = t.game.hand
+            deck = hand.deck
+            first = deck.cards_of(hand.holdings[0])[0].ascii
+            message = await t.refuse(
+                t.stub.Act(act(t.id, t.token(0), pile(first))), PRECONDITION, "CARD_NOT_HELD"
+            )
+            assert "in hand 2" in message
+            rng = random.Random(2)
+            while t.game.hand.phase is not Phase.PLAY:
+                await t.step(rng)
+            # Play on until a seat holds the led suit in one hand only and
+            # could revoke from it: the refusal names that hand.
+            for _ in range(64):
+                hand = t.game.hand
+                if hand.trick and hand.phase is Phase.PLAY:
+                    led = deck.suit_masks[deck.suit_of[hand.trick[0]]]
+                    mover = hand.holder_to_play()
+                    for h in (mover, mover + 1):
+                        follow, other = hand.holdings[h] & led, hand.holdings[h] & ~led
+                        if follow and other:
+                            card = deck.cards_of(other)[0]
+                            message = await t.refuse(
+                                t.stub.Act(act(t.id, t.token(t.mover()), play(card.ascii))),
+                                PRECONDITION,
+                                "FOLLOW_SUIT",
+                            )
+                            assert "each hand follows suit on its own" in message
+                            return
+                await t.step(rng)
+            raise AssertionError("no chance to revoke came up")
+
+    run(main())

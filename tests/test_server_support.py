@@ -98,7 +98,7 @@ def fingerprint(table: Table) -> tuple:
         len(game.actions),
         tuple(hand.holdings),
         tuple(hand.pile),
-        tuple(sorted((g, tuple(sorted(p.items()))) for g, p in hand.passes.items())),
+        tuple(hand.pending_passes()),
         tuple(hand.trick),
         tuple(hand.taken),
         hand.price,

@@ -255,6 +255,7 @@ def test_actions_round_trip_through_their_stored_form():
         Rules(3, hands=1),
         Rules(2, hands=1),
         Rules(2, bright_house=True, hands=1),
+        Rules(2, hands=1, edition=Edition.BOTTLE_IMP),
         Rules(5, hands=1, edition=Edition.BOTTLE_IMP),
         Rules(6, hands=1, edition=Edition.BOTTLE_IMP, teams=True),
         Rules(5, hands=1, edition=Edition.BOTTLE_IMP, second_bottle=True),
