@@ -328,6 +328,9 @@ def _prompt(view, actions) -> str:
     if isinstance(first, PileCard):
         return "Card for the bottle's pile: "
     if isinstance(first, PassCard):
+        if view.rules.devils_eye:
+            which = ("first", "second")[view.pass_to_hand or 0]
+            return f"Card to pass to seat {first.to}'s {which} hand: "
         return f"Card to pass to seat {first.to}: "
     if isinstance(first, ChooseOpen):
         return "Which hand lies open, 1 or 2? "
@@ -370,6 +373,8 @@ def _my_hand_for(view, actions):
 
     if isinstance(actions[0], PileCard | PassCard) and view.rules.two_hands:
         return view.visible[2 * view.seat + (view.stage_hand or 0)]
+    if _both_hands_play(view):
+        return view.visible[2 * view.seat] + view.visible[2 * view.seat + 1]
     holders = [h for h, s in enumerate(view.holder_seat) if s == view.seat]
     if view.rules.bright_house and actions and hasattr(actions[0], "card"):
         for h in holders:
@@ -411,8 +416,24 @@ def render_view(view, seat_name) -> str:
     legal = set(view.legal_cards)
     hand = _my_hand_for(view, list(view.legal_actions)) if view.legal_actions else mine
     shown = [f"{i}:{c.display()}{'' if c in legal else '·'}" for i, c in enumerate(hand, 1)]
-    lines.append("Your hand: " + "  ".join(shown))
+    if _both_hands_play(view):
+        split = len(view.visible[2 * view.seat])
+        lines.append("Your open hand 1: " + "  ".join(shown[:split]))
+        lines.append("Your hidden hand 2: " + "  ".join(shown[split:]))
+    else:
+        if view.rules.two_hands and view.stage_hand is not None:
+            other = view.visible.get(2 * view.seat + 1 - view.stage_hand, ())
+            lines.append("Your other hand: " + " ".join(c.display() for c in other))
+        lines.append("Your hand: " + "  ".join(shown))
     return "\n".join(lines)
+
+
+def _both_hands_play(view) -> bool:
+    """Devil's Eye in play: each card comes from either hand, so both are shown
+    (numbered through, the open hand first)."""
+    from cursedbottle.engine.events import Phase
+
+    return view.rules.devils_eye and view.phase is Phase.PLAY
 
 
 def describe(event, seat_name, player_names) -> str | None:
@@ -424,10 +445,13 @@ def describe(event, seat_name, player_names) -> str | None:
     if isinstance(event, ev.CardsDealt) and event.cards is not None and event.public:
         return "Lopaka's open hand: " + " ".join(c.display() for c in event.cards)
     if isinstance(event, ev.CardPassed) and event.card is not None:
-        return f"{seat_name(event.seat)} passed {event.card.display()} to {seat_name(event.to)}"
+        to = seat_name(event.to)
+        if event.hand is not None:
+            to += f" (hand {event.hand + 1})"
+        return f"{seat_name(event.seat)} passed {event.card.display()} to {to}"
     if isinstance(event, ev.OpenHandRevealed):
         cards = " ".join(c.display() for c in event.cards)
-        return f"{seat_name(event.seat)} lays hand {event.hand + 1} open: {cards}"
+        return f"Open hand {event.hand + 1} of {seat_name(event.seat)}: {cards}"
     if isinstance(event, ev.CardPlayed):
         return f"  {seat_name(event.seat)}: {event.card.display()}"
     if isinstance(event, ev.TrickWon):
