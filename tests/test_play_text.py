@@ -29,8 +29,8 @@ def _cycling_numbers():
      Rules(3, edition=Edition.BOTTLE_IMP, hands=1), Rules(5, edition=Edition.BOTTLE_IMP, hands=2),
      Rules(6, edition=Edition.BOTTLE_IMP, hands=1, teams=True),
      Rules(5, edition=Edition.BOTTLE_IMP, hands=1, second_bottle=True)],
-    ids=["3p", "4p", "2p-lopaka", "bright-house", "imp-devils-eye", "imp-3p", "imp-5p", "imp-6p-teams",
-         "imp-5p-two-bottles"],
+    ids=["3p", "4p", "2p-lopaka", "bright-house", "imp-devils-eye", "imp-3p", "imp-5p",
+         "imp-6p-teams", "imp-5p-two-bottles"],
 )
 def test_a_whole_game_is_played_to_the_end(rules):
     out = io.StringIO()
