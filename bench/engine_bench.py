@@ -30,6 +30,7 @@ RULE_SETS = {
     "4 players": Rules(4),
     "2 players + Lopaka": Rules(2),
     "bright house": Rules(2, bright_house=True),
+    "Devil's Eye": Rules(2, edition=Edition.BOTTLE_IMP),
     "Bottle Imp 3p": Rules(3, edition=Edition.BOTTLE_IMP),
     "Bottle Imp 5p": Rules(5, edition=Edition.BOTTLE_IMP),
     "Bottle Imp 6p teams": Rules(6, edition=Edition.BOTTLE_IMP, teams=True),

@@ -45,8 +45,8 @@ EXACT_CARDS_BY_HOLDERS = {5: 25, 6: 30}
 #: 3 ms, 24 with six players 15 ms.
 EXACT_CARDS_SECOND_BOTTLE = 20
 #: Devil's Eye: each card may come from either hand, so the tree is wider: 16
-#: cards (4 tricks) take 1 ms (median; 34 ms max), 20 cards 0.1 s, 24 cards 0.3 s
-#: (imp-2p-* in bench/solver_bench.py).
+#: cards (4 tricks) take 0.2 ms (median; 10 ms max), 20 cards 32 ms (p90 0.11 s),
+#: 24 cards 63 ms (p90 0.8 s, max 1.8 s) (imp-2p-* in bench/solver_bench.py).
 EXACT_CARDS_DEVILS_EYE = 16
 
 

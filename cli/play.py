@@ -82,6 +82,10 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
         help="Bottle Imp, 4-6 players: partners sit opposite and share their points",
     )
     p.add_argument(
+        "--singles", action="store_true",
+        help="Bottle Imp, 6 players with --teams: two pairs and two who play alone (2-2-1-1)",
+    )
+    p.add_argument(
         "--second-bottle", action="store_true",
         help="Bottle Imp, 5-6 players: two bottles, only the dearer one is for sale",
     )
@@ -109,6 +113,7 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None):
         edition=Edition(args.game),
         teams=args.teams,
         second_bottle=args.second_bottle,
+        singles=args.singles,
     )
 
 
@@ -123,6 +128,7 @@ def rules_message(rules):
         game=game_pb2.GAME_BOTTLE_IMP if rules.original else game_pb2.GAME_CURSED_BOTTLE,
         teams=rules.teams,
         second_bottle=rules.second_bottle,
+        singles=rules.singles,
     )
     if rules.hands is not None:
         msg.hands = rules.hands

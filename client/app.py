@@ -220,6 +220,8 @@ def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
         parts.append(tr("two_bottles"))
     if rules.bright_house:
         parts.append(tr("v_bright").split(" (")[0])
+    elif imp and rules.players == 2:
+        parts.append(tr("g_devils_eye"))
     elif rules.players == 2:
         parts.append("Lopaka")
     if rules.hot_bottle:
@@ -378,7 +380,14 @@ class LobbyScreen(Screen):
 
 
 #: Players per game, and the default count.
-PLAYERS = {"cursed": ((2, 3, 4), 3), "imp": ((3, 4, 5, 6), 4)}
+PLAYERS = {"cursed": ((2, 3, 4), 3), "imp": ((2, 3, 4, 5, 6), 4)}
+
+
+def player_options(tr: Tr, game: str) -> list[tuple[str, int]]:
+    """The player counts of a game for the form; two Bottle Imp players play Devil's
+    Eye, which the label says (it is a game of its own, with two hands each)."""
+    counts, _default = PLAYERS[game]
+    return [(tr("p_devils_eye") if game == "imp" and n == 2 else str(n), n) for n in counts]
 
 
 class CreateScreen(ModalScreen[dict | None]):
@@ -451,13 +460,15 @@ class CreateScreen(ModalScreen[dict | None]):
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:
-        """The Bottle Imp seats 3–6 and has teams; the Cursed Bottle 2–4 and its variants."""
+        """The Bottle Imp seats 2–6 (two: Devil's Eye) and has teams; the Cursed Bottle 2–4
+        and its variants."""
         tr = self.tr
         imp = event.value == "imp"
         players = self.query_one("#players", Select)
-        counts, default = PLAYERS["imp" if imp else "cursed"]
+        game = "imp" if imp else "cursed"
+        counts, default = PLAYERS[game]
         keep = players.value if players.value in counts else default
-        players.set_options([(str(n), n) for n in counts])
+        players.set_options(player_options(tr, game))
         players.value = keep
         self.query_one("#variantrow").set_class(imp, "hidden")
         self.query_one("#teamsrow").set_class(not imp, "hidden")

@@ -7,6 +7,7 @@ everything it shows comes from the seat's own stream.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -23,7 +24,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from .i18n import Tr, sort_cards
-from .model import TableModel
+from .model import TableModel, Target
 from .net import RETRYABLE, Seat, Session, error_text
 from .review import ReviewScreen
 from .widgets import NUMBER_KEYS, HandRow, HandView, LogView, boxed_cards, card_text
@@ -33,22 +34,47 @@ SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 
 @dataclass
 class Plan:
-    """The pile card and the passes chosen for one stage, sent after a confirmation."""
+    """The pile cards and the passes chosen for one setup stage, sent after a confirmation.
+
+    A person decides the whole setup at once, but the server asks for it piece by piece
+    (Devil's Eye: two pile cards, then the pass for the opponent's first hand, then the
+    one for its second, each pass a stage of its own).  The plan remembers what the
+    server accepted, so that nothing is sent twice and Esc takes back only the rest."""
 
     stage: int
-    need_pile: bool
-    targets: list[int]
-    pile: game_pb2.Card | None = None
-    passes: list[game_pb2.Card] = field(default_factory=list)
+    pile_count: int
+    targets: list[Target]
+    pile: list[game_pb2.Card] = field(default_factory=list)
+    passes: list[game_pb2.Card] = field(default_factory=list)  # one per target, in order
     confirmed: bool = False
-    pile_sent: bool = False
-    passes_sent: bool = False
+    pile_sent: set[str] = field(default_factory=set)  # codes of the accepted pile cards
+    passes_sent: set[Target] = field(default_factory=set)
 
     def codes(self) -> set[str]:
-        out = {c.code for c in self.passes}
-        if self.pile is not None:
-            out.add(self.pile.code)
-        return out
+        return {c.code for c in self.passes} | {c.code for c in self.pile}
+
+    def next_target(self) -> Target | None:
+        """Whom the next pass to be chosen goes to (None: all are chosen)."""
+        return self.targets[len(self.passes)] if len(self.passes) < len(self.targets) else None
+
+    def card_for(self, target: Target) -> game_pb2.Card | None:
+        for t, card in zip(self.targets, self.passes, strict=False):
+            if t == target:
+                return card
+        return None
+
+    def forget(self, pile: bool = True) -> None:
+        """Take back the choices not sent yet (the passes; the pile cards too with `pile`),
+        to be chosen again."""
+        if pile:
+            self.pile = [c for c in self.pile if c.code in self.pile_sent]
+        kept = []
+        for target, card in zip(self.targets, self.passes, strict=False):
+            if target not in self.passes_sent:
+                break
+            kept.append(card)
+        self.passes = kept
+        self.confirmed = False
 
 
 class TableScreen(Screen):
@@ -258,7 +284,9 @@ class TableScreen(Screen):
         tr = self.tr
         self._size_log(self.app.size.width)
         self.query_one("#banner").set_class(self.reconnecting, "shown")
-        status = Text(tr("g_imp") if m.bottle_imp else tr("title"), style="bold")
+        title = tr("g_devils_eye") if m.devils_eye else tr("g_imp") if m.bottle_imp else (
+            tr("title"))
+        status = Text(title, style="bold")
         if m.hand_number:
             status.append(f" · {tr('hand_no', n=m.hand_number)} · {tr('price')} ")
             status.append_text(card_text(tr, m.price))
@@ -402,7 +430,8 @@ class TableScreen(Screen):
         m, tr = self.model, self.tr
         out = Text()
         if m.my_pile and m.phase != game_pb2.PHASE_OVER:
-            out.append(tr("my_pile") + ": ", style="bold")
+            key = "my_pile_n" if len(m.my_pile) > 1 else "my_pile"  # two in Devil's Eye
+            out.append(tr(key) + ": ", style="bold")
             for c in sort_cards(m.my_pile):
                 out.append_text(card_text(tr, c))
                 out.append(" ")
@@ -411,7 +440,7 @@ class TableScreen(Screen):
             if seat == m.me or not cards:
                 continue
             label = tr("shows", name=m.name(seat))
-            if m.bright:
+            if m.two_hands:
                 label += f" ({tr('hand_n', n=hand + 1)})"
             out.append(label + ": ", style="bold")
             for c in sort_cards(cards):
@@ -424,7 +453,7 @@ class TableScreen(Screen):
         m, tr = self.model, self.tr
         hands = m.my_hands()
         active = None
-        if m.bright:
+        if m.two_hands:
             active = self._active_hand()
             rows = []
             opened = m.open_hand.get(m.me)
@@ -464,7 +493,7 @@ class TableScreen(Screen):
         plan = self._plan()
         if plan is None:
             return "wait"
-        if plan.need_pile and plan.pile is None:
+        if len(plan.pile) < plan.pile_count:
             return "pile"
         if len(plan.passes) < len(plan.targets):
             return "pass"
@@ -473,7 +502,9 @@ class TableScreen(Screen):
         return "wait"
 
     def _plan(self) -> Plan | None:
-        """The staged pile and passes of this stage (made when the stage starts)."""
+        """The staged pile and passes of this stage, made when the server first asks for
+        the stage's pile card or pass and kept through the stage's pass stages (Devil's
+        Eye passes to each of the opponent's hands in a stage of its own)."""
         m = self.model
         if m.phase not in (game_pb2.PHASE_PILE, game_pb2.PHASE_PASS):
             return None
@@ -482,7 +513,7 @@ class TableScreen(Screen):
             kind = m.legal_kind()
             if kind not in ("pile", "pass_card"):
                 return None
-            self.plan = Plan(stage, need_pile=kind == "pile", targets=m.pass_targets())
+            self.plan = Plan(stage, pile_count=m.pile_needed(), targets=m.plan_targets())
         return self.plan
 
     def _selectable_codes(self) -> set[str]:
@@ -499,18 +530,34 @@ class TableScreen(Screen):
         return set()
 
     def _marks(self) -> dict[str, str]:
+        """Staged choices drawn over their cards: ⚱ for the pile, →Bob for a pass (Devil's
+        Eye: →Bo1 and →Bo2, for the opponent's first and second hand)."""
         if self.plan is None:
             return {}
-        out = {}
-        if self.plan.pile is not None:
-            out[self.plan.pile.code] = "⚱"
-        names = [self.model.name(to) for to in self.plan.targets]
+        out = {c.code: "⚱" for c in self.plan.pile}
+        for tag, c in zip(self._pass_tags(self.plan.targets), self.plan.passes, strict=False):
+            out[c.code] = "→" + tag
+        return out
+
+    def _pass_tags(self, targets: list[Target]) -> list[str]:
+        """Three letters per target: the name's first three, the seat digit for equal
+        names, or two letters and the receiver's hand number when passes go to hands."""
+        names = [self.model.name(to) for to, _h in targets]
+        if any(h is not None for _to, h in targets):
+            return [n[:2] + ("" if h is None else str(h + 1))
+                    for n, (_to, h) in zip(names, targets, strict=True)]
         short = [n[:3] for n in names]
         if len(set(short)) < len(short):  # "rule bot 1", "rule bot 2": keep the seat digit
             short = [n[:2] + n[-1] for n in names]
-        for tag, c in zip(short, self.plan.passes, strict=False):
-            out[c.code] = "→" + tag
-        return out
+        return short
+
+    def _pass_text(self, target: Target, card: game_pb2.Card) -> str:
+        """"5Y to Bob", or in Devil's Eye "5Y to Bob (hand 1)"."""
+        to, hand = target
+        if hand is None:
+            return self.tr("to_name", card=self.tr.card(card), name=self.model.name(to))
+        return self.tr("to_name_hand", card=self.tr.card(card), name=self.model.name(to),
+                       n=hand + 1)
 
     def _prompt(self) -> Text:
         m, tr = self.model, self.tr
@@ -532,18 +579,24 @@ class TableScreen(Screen):
         if step == "play":
             return Text(tr("your_turn_play"))
         if step == "pile":
+            plan = self.plan
+            if plan.pile_count > 1:
+                return Text(tr("your_turn_pile_n", i=len(plan.pile) + 1, n=plan.pile_count))
             return Text(tr("your_turn_pile"))
         if step == "pass":
-            to = self.plan.targets[len(self.plan.passes)]
-            return Text(tr("your_turn_pass", name=m.name(to)))
+            to, hand = self.plan.next_target()
+            if hand is None:
+                return Text(tr("your_turn_pass", name=m.name(to)))
+            return Text(tr("your_turn_pass_hand", name=m.name(to), n=hand + 1,
+                           which=tr("open") if hand == 0 else tr("hidden")))
         if step == "confirm":
-            passes = ", ".join(
-                tr("to_name", card=tr.card(c), name=m.name(to))
-                for to, c in zip(self.plan.targets, self.plan.passes, strict=False)
-            )
-            if not self.plan.need_pile:
+            plan = self.plan
+            passes = ", ".join(self._pass_text(t, c)
+                               for t, c in zip(plan.targets, plan.passes, strict=False))
+            if not plan.pile:
                 return Text(tr("confirm_pass_only", passes=passes))
-            return Text(tr("confirm_pass", pile=tr.card(self.plan.pile), passes=passes))
+            pile = " ".join(tr.card(c) for c in plan.pile)
+            return Text(tr("confirm_pass", pile=pile, passes=passes))
         if step == "open":
             return Text(tr("choose_open"))
         if self.plan is not None and self.plan.confirmed:
@@ -586,7 +639,7 @@ class TableScreen(Screen):
             self.cursor = 0 if step < 0 else len(dict(m.my_hands()).get(0, []))
             self.redraw()
             return
-        if not m.bright:
+        if not m.two_hands:
             return
         flat = self._flat()
         if not flat:
@@ -641,7 +694,7 @@ class TableScreen(Screen):
             if card.code not in self._selectable_codes():
                 return
             if step == "pile":
-                self.plan.pile = card
+                self.plan.pile.append(card)
             else:
                 self.plan.passes.append(card)
             self.cursor = None
@@ -704,12 +757,8 @@ class TableScreen(Screen):
         self.message = ""
         if not self._tutoring:
             self.note = ""
-        plan = self.plan
-        if plan is not None and not plan.passes_sent:
-            if not plan.pile_sent:
-                plan.pile = None
-            plan.passes = []
-            plan.confirmed = False
+        if self.plan is not None:
+            self.plan.forget()
         self.redraw()
 
     async def _choose_open(self, hand: int) -> None:
@@ -728,54 +777,77 @@ class TableScreen(Screen):
             pass
 
     async def _advance_plan(self) -> bool:
-        plan, m = self.plan, self.model
+        """Send the part of a confirmed plan the server asks for now; True when something
+        was sent (the server may then ask for more)."""
+        plan = self.plan
         if plan is None or not plan.confirmed or self._busy:
             return False
-        kind = m.legal_kind()
-        if kind == "pile" and not plan.pile_sent and plan.pile is not None:
-            action = m.find_action("pile", plan.pile.code)
-            if action is None:
-                self._replan()
-                return False
-            plan.pile_sent = await self._send([action])
-            return plan.pile_sent
-        if kind == "pass_card" and not plan.passes_sent:
-            targets = m.pass_targets()
-            if targets != plan.targets[: len(targets)] or len(plan.passes) < len(targets):
-                plan.targets = targets
-                self._replan(keep_pile=True)
-                return False
-            actions = []
-            for to, card in zip(targets, plan.passes, strict=False):
-                action = m.find_action("pass_card", card.code, to=to)
-                if action is None:
-                    self._replan(keep_pile=True)
-                    return False
-                actions.append(action)
-            plan.passes_sent = await self._send(actions)
-            return False
+        return await self._send_asked(plan)
+
+    async def _send_asked(self, plan: Plan) -> bool:
+        """Send the staged pile cards or passes the server asks for now (all of them: two
+        pile cards in Devil's Eye, both passes with three or four players)."""
+        kind = self.model.legal_kind()
+        if kind == "pile":
+            return await self._send_pile(plan)
+        if kind == "pass_card":
+            return await self._send_passes(plan)
         return False
 
-    def _replan(self, keep_pile: bool = False) -> None:
-        if self.plan is not None:
-            self.plan.passes, self.plan.confirmed = [], False
-            if not keep_pile:
-                self.plan.pile = None
+    async def _send_pile(self, plan: Plan) -> bool:
+        m = self.model
+        cards = [c for c in plan.pile if c.code not in plan.pile_sent]
+        if not cards:
+            return False
+        actions = [m.find_action("pile", c.code) for c in cards]
+        if any(a is None for a in actions):
+            plan.forget()
+            return False
+        return await self._send(actions, lambda i: plan.pile_sent.add(cards[i].code))
 
-    async def _send(self, actions: list[game_pb2.Action]) -> bool:
+    async def _send_passes(self, plan: Plan) -> bool:
+        m = self.model
+        todo = [t for t in m.stage_targets() if t not in plan.passes_sent]
+        if not todo:
+            return False
+        if any(t not in plan.targets for t in todo):
+            # the neighbours were guessed before the server named them: choose again
+            plan.targets = [t for t in plan.targets if t in plan.passes_sent] + todo
+            plan.forget(pile=False)
+            return False
+        actions = []
+        for target in todo:
+            card = plan.card_for(target)
+            if card is None:
+                return False  # not chosen yet (a hint's early sending stops here)
+            action = m.find_action("pass_card", card.code, to=target[0])
+            if action is None:
+                plan.forget(pile=False)
+                return False
+            actions.append(action)
+        return await self._send(actions, lambda i: plan.passes_sent.add(todo[i]))
+
+    async def _send(self, actions: list[game_pb2.Action],
+                    on_sent: Callable[[int], None] | None = None) -> bool:
+        """Send the actions in order; `on_sent(i)` as each is accepted (a refusal stops
+        the rest, and what was accepted is known).  True when all were accepted."""
         if self.session is None or self.seat is None:
             return False
         self._busy = True
+        sequence = -1
         try:
-            sequence = -1
-            for action in actions:
+            for i, action in enumerate(actions):
                 sequence = await self.session.act(self.seat, action)
+                if on_sent is not None:
+                    on_sent(i)
             self.model.acted(sequence)
             self.hint = None
             self.cursor = None
             self.message = ""
             return True
         except grpc.aio.AioRpcError as exc:
+            if sequence >= 0:
+                self.model.acted(sequence)  # those before the refusal were taken
             self.message = self.tr("refused", msg=error_text(exc))
             return False
         finally:
@@ -799,7 +871,7 @@ class TableScreen(Screen):
         return True
 
     def action_hint(self) -> None:
-        step, kind = self._step(), self.model.legal_kind()
+        step = self._step()
         if self.session is None or not self.model.my_turn():
             self.message = self.tr("hint_none") if self.model.me is not None else ""
             self.redraw()
@@ -808,27 +880,30 @@ class TableScreen(Screen):
             self.message = self.tr("hint_later")
             self.redraw()
             return
-        if step == "pass" and kind == "pile":
-            # Passes can be ranked only in the pass phase: asking for a hint here lays
-            # the chosen pile card (the rules have it chosen first anyway) and waits.
-            self.run_worker(self._pile_then_hint(), group="act")
+        if step == "pass" and self.plan.next_target() not in self.model.stage_targets():
+            # A pass can be ranked only when the server asks for it: a hint before that
+            # sends the choices that come first (the pile cards; in Devil's Eye the pass
+            # for the first hand), which the rules have chosen first anyway, and waits.
+            self.run_worker(self._send_ahead_then_hint(), group="act")
             return
         screen = HintScreen(self.model)
         self.app.push_screen(screen, self._hint_closed)
         self._fetch_hint(screen)
 
-    async def _pile_then_hint(self) -> None:
-        plan, m = self.plan, self.model
-        action = m.find_action("pile", plan.pile.code) if plan and plan.pile else None
-        if action is None or not await self._send([action]):
-            return
-        plan.pile_sent = True
+    async def _send_ahead_then_hint(self) -> None:
+        plan = self.plan
+        self.message = ""
         for _ in range(600):
-            if m.legal_kind() == "pass_card":
-                plan.targets = m.pass_targets()
+            if self.plan is not plan or self._step() != "pass":
+                return
+            if plan.next_target() in self.model.stage_targets():
                 self.redraw()
                 self.action_hint()
                 return
+            if self.model.my_turn() and not self._busy:
+                await self._send_asked(plan)
+                if self.message:  # refused: the prompt says why
+                    return
             await asyncio.sleep(0.05)
 
     @work(group="hint")
@@ -951,6 +1026,9 @@ def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
     if kind == "pass_card":
         out = card_text(tr, action.pass_card.card)
         out.append(f" → {model.name(action.pass_card.to)}")
+        hand = model.target_hand()  # Devil's Eye: which of the opponent's hands
+        if hand is not None:
+            out.append(f" ({tr('hand_n', n=hand + 1)})")
         return out
     if kind == "pile":
         return Text("⚱ ").append_text(card_text(tr, action.pile.card))

@@ -111,7 +111,15 @@ class HandView(Widget):
 
     def key_row(self) -> int | None:
         """The row the number keys choose from: the one with the cards that may be chosen
-        now (the bright house has two), else the first."""
+        now (the bright house has two), else the first.  When both rows hold such cards
+        (Devil's Eye plays from either hand), the row the cursor is in."""
+        playable = [row for row in self.rows if self.legal & {c.code for c in row.cards}]
+        if len(playable) > 1 and self.cursor is not None:
+            flat = 0
+            for row in self.rows:
+                if flat <= self.cursor < flat + len(row.cards):
+                    return row.hand if row in playable else playable[0].hand
+                flat += len(row.cards)
         for row in self.rows:
             if self.legal & {c.code for c in row.cards}:
                 return row.hand

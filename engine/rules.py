@@ -59,6 +59,9 @@ class Rules:
     #: The Bottle Imp's second bottle (5–6 players): two bottles at 19; only the
     #: higher-priced one can be bought; each costs its owner the Devil's Trick.
     second_bottle: bool = False
+    #: Team mode with six: two pairs and two who play alone (the seed's 2-2-1-1)
+    #: instead of three pairs.
+    singles: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -75,6 +78,8 @@ class Rules:
                 raise RulesError(f"{name}: a Cursed Bottle variant, not part of the Bottle Imp")
         if self.teams and not (original and self.players >= 4):
             raise RulesError("teams: the team mode is the Bottle Imp's, for 4 to 6 players")
+        if self.singles and not (self.teams and self.players == 6):
+            raise RulesError("singles: two playing alone (2-2-1-1) is a six-player team mode")
         if self.second_bottle and not (original and self.players >= 5):
             raise RulesError(
                 "second_bottle: the second bottle is the Bottle Imp's, for 5 or 6 players"
@@ -109,12 +114,15 @@ class Rules:
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
         """Who scores together: partners sit opposite each other (4: 0+2, 1+3;
-        6: 0+3, 1+4, 2+5; 5: seat 0 alone, 1+3, 2+4); without teams everyone alone."""
+        6: 0+3, 1+4, 2+5, or with singles seats 0 and 3 alone, 1+4, 2+5; 5: seat
+        0 alone, 1+3, 2+4); without teams everyone alone."""
         n = self.players
         if not self.teams:
             return tuple((s,) for s in range(n))
         if n == 5:
             return ((0,), (1, 3), (2, 4))
+        if self.singles:
+            return ((0,), (1, 4), (2, 5), (3,))
         half = n // 2
         return tuple((s, s + half) for s in range(half))
 
@@ -126,9 +134,12 @@ class Rules:
 
     def dealer_of(self, first_dealer: int, number: int) -> int:
         """The player who deals hand `number` (1-based): the deal moves left, but
-        when some play alone in team mode an individual always deals."""
-        if self.teams and self.players == 5:
-            return 0
+        when some play alone in team mode an individual always deals (with two,
+        they take turns, the first dealer's turn first if it is one of them)."""
+        alone = [side[0] for side in self.sides if len(side) == 1] if self.teams else []
+        if alone:
+            start = alone.index(first_dealer) if first_dealer in alone else 0
+            return alone[(start + number - 1) % len(alone)]
         return (first_dealer + number - 1) % self.players
 
     def team_scores(self, scores: tuple[int, ...]) -> tuple[int, ...]:
@@ -228,6 +239,8 @@ class Rules:
                 out["teams"] = True
             if self.second_bottle:
                 out["second_bottle"] = True
+            if self.singles:
+                out["singles"] = True
             return out
         out["hot_bottle"] = self.hot_bottle
         if self.bright_house:
@@ -251,7 +264,7 @@ class Rules:
         if type(players) is not int:
             raise RulesError(f"players: {players!r} is not {_either(PLAYERS[edition])}")
         flags = {}
-        for name in ("hot_bottle", "bright_house", "teams", "second_bottle"):
+        for name in ("hot_bottle", "bright_house", "teams", "second_bottle", "singles"):
             flag = obj.get(name, False)
             if not isinstance(flag, bool):
                 raise RulesError(f"{name}: {flag!r} is not true or false")

@@ -157,6 +157,7 @@ def rules_to_json(rules: Rules) -> str:
             "game": rules.edition.value,
             "teams": rules.teams,
             "second_bottle": rules.second_bottle,
+            "singles": rules.singles,
         }
     )
 
@@ -175,6 +176,7 @@ def rules_from_json(text: str) -> Rules:
         edition=edition,
         teams=obj.get("teams", False),
         second_bottle=obj.get("second_bottle", False),
+        singles=obj.get("singles", False),
         **end,
     )
     if obj.get("deck", rules.deck.name) != rules.deck.name:

@@ -142,6 +142,7 @@ def rules_msg(rules: Rules) -> pb.Rules:
     msg.game = _GAMES[rules.edition]
     msg.teams = rules.teams
     msg.second_bottle = rules.second_bottle
+    msg.singles = rules.singles
     msg.start_price = rules.deck.joker_name
     if rules.hands is not None:
         msg.hands = rules.hands
@@ -161,7 +162,12 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
         edition = _EDITIONS.get(msg.game)
         if edition is None:
             raise RulesError(f"game: {msg.game} is not a game this server knows")
-        kw = {"edition": edition, "teams": msg.teams, "second_bottle": msg.second_bottle}
+        kw = {
+            "edition": edition,
+            "teams": msg.teams,
+            "second_bottle": msg.second_bottle,
+            "singles": msg.singles,
+        }
         if end == "hands":
             if not 1 <= msg.hands <= MAX_HANDS:
                 raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")

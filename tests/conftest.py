@@ -79,6 +79,7 @@ CONFIGS: tuple[Rules, ...] = (
     Rules(4, edition=Edition.BOTTLE_IMP, teams=True),
     Rules(5, edition=Edition.BOTTLE_IMP, teams=True),
     Rules(6, edition=Edition.BOTTLE_IMP, teams=True),
+    Rules(6, edition=Edition.BOTTLE_IMP, teams=True, singles=True),
     Rules(5, edition=Edition.BOTTLE_IMP, second_bottle=True),
     Rules(6, edition=Edition.BOTTLE_IMP, second_bottle=True, teams=True),
 )
@@ -87,14 +88,15 @@ CONFIGS: tuple[Rules, ...] = (
 def team_scores(rules: Rules, own: list[int]) -> list[int]:
     """The seed's team scoring, written out again: partners sit opposite and add
     their points, both get the sum; an individual's points count double (five
-    players: seat 0 plays alone)."""
+    players: seat 0 plays alone; six with two alone: seats 0 and 3)."""
     if not rules.teams:
         return own
     n = rules.players
+    alone = {5: {0}, 6: {0, 3} if rules.singles else set()}.get(n, set())
     out = []
     for s in range(n):
-        if n == 5 and s == 0:
-            out.append(2 * own[0])
+        if s in alone:
+            out.append(2 * own[s])
             continue
         partner = (s + 2 - 1) % 4 + 1 if n == 5 else (s + n // 2) % n
         out.append(own[s] + own[partner])
@@ -109,6 +111,7 @@ def config_id(rules: Rules) -> str:
         return (
             f"imp-{name}"
             + ("-teams" if rules.teams else "")
+            + ("-2211" if rules.singles else "")
             + ("-2bottles" if rules.second_bottle else "")
         )
     if rules.players == 2:

@@ -234,6 +234,8 @@ def test_team_mode_seats_partners_opposite():
     assert imp(6, teams=True).sides == ((0, 3), (1, 4), (2, 5))
     assert imp(5, teams=True).sides == ((0,), (1, 3), (2, 4))
     assert imp(5).sides == ((0,), (1,), (2,), (3,), (4,))
+    # "6 players (3 teams of 2 or 2-2-1-1)": the two alone sit opposite each other.
+    assert imp(6, teams=True, singles=True).sides == ((0,), (1, 4), (2, 5), (3,))
 
 
 def test_team_scoring_follows_the_seed():
@@ -244,6 +246,9 @@ def test_team_scoring_follows_the_seed():
     five = imp(5, teams=True)
     assert five.team_scores((-9, 4, 6, 8, 1)) == (-18, 12, 7, 12, 7)
     assert five.team_scores((12, 4, -6, 8, 1)) == (24, 12, -5, 12, -5)
+    six = imp(6, teams=True, singles=True)
+    assert six.team_scores((3, 4, -9, 5, 6, 2)) == (6, 10, -7, 10, 10, -7)
+    assert six.team_scores((3, 4, 1, -9, 6, 2)) == (6, 10, 3, -18, 10, 3)
 
 
 def test_a_team_hand_scores_the_side_and_the_totals_follow():
@@ -261,7 +266,22 @@ def test_with_five_in_teams_the_individual_always_deals():
     assert all(m.bit_count() == 10 for m in game.hands[0].dealt[:1])
 
 
+def test_with_two_alone_the_two_individuals_take_turns_to_deal():
+    game = play_random_game(imp(6, teams=True, singles=True, hands=4), "2211", random.Random(6))
+    dealers = [h.dealer for h in game.hands]
+    assert set(dealers) == {0, 3} and all(a != b for a, b in zip(dealers, dealers[1:]))
+    hand = game.hands[0]
+    own = hand.own_scores()
+    assert hand.scores() == (
+        2 * own[0], own[1] + own[4], own[2] + own[5], 2 * own[3], own[1] + own[4], own[2] + own[5]
+    )
+
+
 def test_team_mode_is_refused_where_the_seed_has_none():
+    with pytest.raises(RulesError, match="singles"):
+        imp(4, teams=True, singles=True)
+    with pytest.raises(RulesError, match="singles"):
+        imp(6, singles=True)
     with pytest.raises(RulesError, match="teams"):
         imp(3, teams=True)
     with pytest.raises(RulesError, match="teams"):

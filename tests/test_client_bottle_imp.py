@@ -217,9 +217,9 @@ def test_the_second_bottle_shows_both_bottles():
 
 
 def test_the_new_table_form_offers_the_bottle_imp():
-    """Bottle Imp: 3–6 players, teams, no Cursed Bottle variants; teams for three are
-    refused with the server's message; a valid table appears in the lobby as the
-    Bottle Imp."""
+    """Bottle Imp: 2–6 players (two: Devil's Eye), teams, no Cursed Bottle variants;
+    teams for three are refused with the server's message; a valid table appears in the
+    lobby as the Bottle Imp."""
     from cursedbottle.client import CursedBottleApp
     from cursedbottle.client.app import CreateScreen, LobbyScreen, rules_text
 
@@ -235,7 +235,7 @@ def test_the_new_table_form_offers_the_bottle_imp():
                 form.query_one("#game").value = "imp"
                 await pilot.pause()
                 players = form.query_one("#players")
-                assert [v for _label, v in players._options] == [3, 4, 5, 6]
+                assert [v for _label, v in players._options] == [2, 3, 4, 5, 6]
                 assert not form.query_one("#teamsrow").has_class("hidden")
                 assert form.query_one("#variantrow").has_class("hidden")
                 text = screen_text(app)

@@ -268,6 +268,9 @@ def check_game(game: Game) -> None:
         dealer_player = (game.first_dealer + k) % rules.players  # rotates to the left
         if rules.teams and rules.players == 5:
             dealer_player = 0  # "the dealer is always an individual when there are any"
+        if rules.singles:  # two alone (seats 0 and 3) take turns
+            dealer_player = (game.first_dealer + 3 * k) % 6
+            assert game.first_dealer in (0, 3)
         assert hand.dealer == hs.dealer
         if rules.lopaka:
             assert len(hs.seat_players) == 3

@@ -150,6 +150,10 @@ GAMES = [
     pytest.param(rules(2, hands=1, bright_house=True), id="bright"),
     pytest.param(rules(2, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-devils-eye"),
     pytest.param(rules(5, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-5p"),
+    pytest.param(
+        rules(6, hands=1, game=game_pb2.GAME_BOTTLE_IMP, teams=True, singles=True),
+        id="imp-6p-2211",
+    ),
     pytest.param(rules(6, hands=1, game=game_pb2.GAME_BOTTLE_IMP), id="imp-6p"),
     pytest.param(
         rules(5, hands=1, game=game_pb2.GAME_BOTTLE_IMP, teams=True, second_bottle=True),

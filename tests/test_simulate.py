@@ -56,10 +56,11 @@ def test_every_record_written_replays_to_its_scores(tmp_path):
         ("heuristic,rule,random,rule,heuristic", ("--teams", "--second-bottle")),
         ("heuristic,rule,random,random,rule,heuristic", ("--second-bottle",)),
         ("strong:0.02,rule,random,rule,random,heuristic", ("--teams",)),
+        ("heuristic,rule,random,rule,heuristic,random", ("--teams", "--singles")),
     ],
     ids=[
         "devils-eye-strong", "3p", "4p-teams", "5p-strong", "5p-teams-2bottles", "6p-2bottles",
-        "6p-teams-strong",
+        "6p-teams-strong", "6p-teams-2211",
     ],
 )
 def test_every_bottle_imp_mode_runs_bot_only_games_and_records_them(tmp_path, seats, options):
@@ -77,6 +78,7 @@ def test_every_bottle_imp_mode_runs_bot_only_games_and_records_them(tmp_path, se
         assert obj["rules"]["game"] == "bottle-imp" and obj["rules"]["players"] == players
         assert obj["rules"].get("teams", False) == ("--teams" in options)
         assert obj["rules"].get("second_bottle", False) == ("--second-bottle" in options)
+        assert obj["rules"].get("singles", False) == ("--singles" in options)
         assert len(replay(HandRecord.from_json(obj)).scores) == players
 
 

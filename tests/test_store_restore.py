@@ -258,6 +258,7 @@ def test_actions_round_trip_through_their_stored_form():
         Rules(2, hands=1, edition=Edition.BOTTLE_IMP),
         Rules(5, hands=1, edition=Edition.BOTTLE_IMP),
         Rules(6, hands=1, edition=Edition.BOTTLE_IMP, teams=True),
+        Rules(6, hands=1, edition=Edition.BOTTLE_IMP, teams=True, singles=True),
         Rules(5, hands=1, edition=Edition.BOTTLE_IMP, second_bottle=True),
     ):
         game = Game(r, seed="codec")

@@ -1,0 +1,251 @@
+"""The Textual client at a Devil's Eye table (the Bottle Imp for two), against a real
+server on 127.0.0.1 and one bot.
+
+Each player holds two hands: from the second it lays two cards into the pile and
+passes one card to each of the opponent's hands; the first hands are then laid open
+and every card may come from either hand.  Every move goes through the keyboard.
+"""
+
+from __future__ import annotations
+
+from client_support import (
+    SIZE,
+    first_hand_over,
+    local_server,
+    model_of,
+    play_by_keys,
+    quick_app,
+    run,
+    screen_text,
+    scripted_table,
+    table_screen,
+    until,
+)
+from cursedbottle.client.table import TableScreen
+from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.v1 import game_pb2
+
+IMP = game_pb2.GAME_BOTTLE_IMP
+PLAY, PASS = game_pb2.PHASE_PLAY, game_pb2.PHASE_PASS
+
+
+def _devils_eye(hands: int = 1) -> game_pb2.Rules:
+    return game_pb2.Rules(players=2, hands=hands, game=IMP)
+
+
+def _cursor_card(screen: TableScreen) -> tuple[int, game_pb2.Card] | None:
+    flat = screen._flat()
+    return flat[screen.cursor] if screen.cursor is not None else None
+
+
+async def _choose(pilot, screen: TableScreen, want_hand: int | None = None) -> int:
+    """Move the cursor with → as a person would, to a card of `want_hand` when one may
+    be chosen there (else to any that may), press Enter; the hand the card was in."""
+    selectable = screen._selectable_codes()
+    in_hand = [c.code for h, c in screen._flat() if h == want_hand and c.code in selectable]
+    for _ in range(len(screen._flat()) + 1):
+        await pilot.press("right")
+        picked = _cursor_card(screen)
+        if picked is not None and (not in_hand or picked[0] == want_hand):
+            break
+    hand, _card = _cursor_card(screen)
+    await pilot.press("enter")
+    return hand
+
+
+async def _set_up(pilot, app, screen: TableScreen) -> tuple[list, list]:
+    """Choose two pile cards and both passes by keys, checking the prompts and marks;
+    returns (pile cards, passes) as chosen, before the confirmation."""
+    m = screen.model
+    await until(pilot, lambda: screen._step() == "pile")
+    await pilot.pause()
+    assert "Choose pile card 1 of 2" in screen_text(app)
+    assert screen._active_hand() == 1  # the setup takes from the second hand
+    second = {c.code for c in dict(m.my_hands())[1]}
+    assert screen._selectable_codes() == second
+    for _ in range(2):
+        assert await _choose(pilot, screen) == 1
+    await pilot.pause()
+    assert screen._step() == "pass"
+    opponent = m.name(1 - m.me)
+    assert f"Choose the card for {opponent}'s hand 1 (open)" in screen_text(app)
+    assert await _choose(pilot, screen) == 1
+    await pilot.pause()
+    assert f"Choose the card for {opponent}'s hand 2 (hidden)" in screen_text(app)
+    assert await _choose(pilot, screen) == 1
+    await pilot.pause()
+    plan = screen.plan
+    assert screen._step() == "confirm" and len(plan.pile) == 2 and len(plan.passes) == 2
+    # each staged card is marked over the hand: ⚱ twice, →Xy1 and →Xy2
+    marks = screen._marks()
+    tag = opponent[:2]
+    assert sorted(marks.values()) == sorted(["⚱", "⚱", f"→{tag}1", f"→{tag}2"]), marks
+    text = screen_text(app)
+    assert f"→{tag}1" in text and f"→{tag}2" in text, text
+    assert f"(hand 1), {screen.tr.card(plan.passes[1])} to {opponent} (hand 2)" in text, text
+    return list(plan.pile), list(plan.passes)
+
+
+def test_devils_eye_a_whole_hand_by_keys():
+    """Two pile cards and two passes chosen by keys and sent as the server asks (nothing
+    twice, nothing refused); the opponent's open hand shown; cards played from both hands;
+    the hand scored."""
+
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, _devils_eye(), bots="random", seed="devils-eye")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                m = screen.model
+                await until(pilot, lambda: m.hand_number == 1 and bool(m.my_hands()[1][1]))
+                assert [len(cards) for _h, cards in m.my_hands()] == [6, 12]
+                assert screen_text(app).startswith(" Devil's Eye · Hand 1 · Price 19")
+                pile, passes = await _set_up(pilot, app, screen)
+                opponent = 1 - m.me
+                await pilot.press("enter")  # confirm: the plan goes out stage by stage
+                await until(pilot, lambda: m.phase == PLAY and (
+                    screen._step() == "play" or m.me not in m.to_act))
+                await pilot.pause()
+                assert not screen.message, screen.message  # nothing refused (or sent twice)
+                assert sorted(c.code for c in m.my_pile) == sorted(c.code for c in pile)
+                assert m.passes_given == {(opponent, 0): passes[0], (opponent, 1): passes[1]}
+                assert set(screen.plan.passes_sent) == {(opponent, 0), (opponent, 1)}
+                assert m.pile_size == 4
+                # 7 in the open first hand, 9 in the hidden second, on both sides
+                assert [len(cards) for _h, cards in m.my_hands()] == [7, 9]
+                assert m.counts[(opponent, 0)] == 7 and m.counts[(opponent, 1)] == 9
+                received = [c.code for c in m.passes_received.values()]
+                assert len(received) == 2 and set(received) <= {
+                    c.code for _h, cards in m.my_hands() for c in cards}
+                text = screen_text(app)
+                name = m.name(opponent)
+                assert "Hand 1 open:" in text and "Hand 2 hidden:" in text, text
+                shown = m.holdings[(opponent, 0)]
+                assert len(shown) == 7 and passes[0].code in {c.code for c in shown}
+                assert f"{name} shows (Hand 1):" in text, text
+                assert "Your cards in the pile:" in text, text
+                log = "\n".join(m.log)
+                me = m.name(m.me)
+                for n, card in enumerate(passes, start=1):
+                    assert f"{me} passed {screen.tr.card(card)} to {name} (hand {n})" in log
+                # the tricks: alternate between the rows, as far as the cards allow
+                hands_used = []
+                while m.tricks_played < 8:
+                    await until(pilot, lambda: screen._step() == "play" or m.tricks_played == 8
+                                or bool(m.hand_results))
+                    if screen._step() != "play":
+                        break
+                    before = len(m.played)
+                    hands_used.append(await _choose(pilot, screen, want_hand=len(hands_used) % 2))
+                    await until(pilot, lambda b=before: len(m.played) > b)
+                    assert not screen.message, screen.message
+                mine = [p.hand for p in m.played if p.seat == m.me]
+                assert len(mine) == 16 and set(mine) == {0, 1}, mine
+                assert mine == hands_used
+                await play_by_keys(pilot, app, first_hand_over(app), timeout=20)
+                result = m.hand_results[0]
+                assert len(result.pile) == 4 and result.pile_points == sum(
+                    c.points for c in result.pile)
+                end = screen_text(app)
+                assert "Hand 1 is over" in end and "The pile: " in end, end
+                assert len(m.score_lines(result)) == 2
+                if result.HasField("owner"):
+                    assert result.scores[result.owner] == -result.pile_points
+
+    run(main(), timeout=60)
+
+
+def test_esc_after_the_first_pass_keeps_what_was_sent():
+    """Asking for a hint on the pass for the opponent's second hand first sends the
+    choices before it (both pile cards and the pass for the first hand); Esc then takes
+    back only what is unsent, and the setup still completes without a refusal."""
+
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, _devils_eye(), bots="random", seed="devils-eye-esc")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                m = screen.model
+                await until(pilot, lambda: screen._step() == "pile")
+                for _ in range(3):  # two pile cards, the pass for the first hand
+                    await _choose(pilot, screen)
+                await pilot.pause()
+                opponent = 1 - m.me
+                assert screen.plan.next_target() == (opponent, 1)
+                await pilot.press("h")
+                await until(pilot, lambda: m.phase == PASS and m.pass_to_hand == 1
+                            and screen.hint is not None, timeout=30)
+                plan = screen.plan
+                assert plan.passes_sent == {(opponent, 0)} and len(plan.pile_sent) == 2
+                best = screen.hint.actions[0].action
+                assert best.WhichOneof("kind") == "pass_card" and best.pass_card.to == opponent
+                await pilot.press("escape")  # close the hint
+                await pilot.press("escape")  # take back the unsent choices: none but sent
+                await pilot.pause()
+                assert screen.plan is plan and len(plan.pile) == 2 and len(plan.passes) == 1
+                assert screen._step() == "pass"
+                await _choose(pilot, screen)
+                await pilot.press("enter")
+                await until(pilot, lambda: m.phase == PLAY)
+                await pilot.pause()
+                assert not screen.message, screen.message
+                assert set(m.passes_given) == {(opponent, 0), (opponent, 1)}
+
+    run(main(), timeout=60)
+
+
+def test_the_new_table_form_offers_devils_eye():
+    """The Bottle Imp for two in the form is labelled Devil's Eye; the server takes it and
+    the lobby names it."""
+    from cursedbottle.client import CursedBottleApp
+    from cursedbottle.client.app import CreateScreen, LobbyScreen, rules_text
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, name="Ann", hint_budget_ms=200)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                lobby = app.screen
+                await pilot.press("n")
+                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
+                form = app.screen
+                form.query_one("#game").value = "imp"
+                await pilot.pause()
+                players = form.query_one("#players")
+                assert players._options[0] == ("2: Devil's Eye", 2), players._options
+                players.value = 2
+                form.query_one("#bots").value = ""
+                await pilot.pause()
+                await pilot.click("#ok")
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen.model.rules is not None)
+                assert screen.model.rules.game == IMP and screen.model.rules.players == 2
+                assert screen.model.devils_eye
+                lobby.action_refresh()
+                await until(pilot, lambda: any(t.rules.game == IMP for t in lobby.tables))
+                info = next(t for t in lobby.tables if t.rules.game == IMP)
+                assert rules_text(app.tr, info.rules) == "Bottle Imp, 2p, Devil's Eye, 4×"
+
+    run(main())
+
+
+def test_german_log_and_rules_name_the_hands():
+    """German: the passes in the log name the receiver's hand; the rules screen has the
+    Teufelsauge; the English rules no longer call Devil's Eye unplayed."""
+    rules = Rules(players=2, hands=1, edition=Edition.BOTTLE_IMP)
+    table = scripted_table(rules, names=("Ann", "Bob"),
+                           until_event=lambda t: len(t.game.hand.tricks) >= 1)
+    model = model_of(table, "de")
+    passed = [line for line in model.log if " gab " in line]
+    assert len(passed) == 4, model.log  # two each way, each for one hand
+    assert sum(line.endswith("(Hand 1)") for line in passed) == 2, passed
+    assert sum(line.endswith("(Hand 2)") for line in passed) == 2, passed
+    assert model.open_hand == {0: 0, 1: 0}
+    text = model.tr.rules_text()
+    assert "Das Teufelsauge (2 Spieler)" in text and "Hier nicht gespielt" not in text
+    english = model_of(table, "en").tr.rules_text()
+    assert "Devil's Eye (2 players)" in english and "Not played here" not in english
+    assert model_of(table, "en").log.count("— Hand 1: Bob deals —") == 1
