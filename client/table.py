@@ -1038,7 +1038,10 @@ def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
 def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
     tr = model.tr
     table = Table(box=None, expand=True, padding=(0, 1))
-    table.add_column("", width=12, no_wrap=True)
+    described = [describe_action(model, line.action) for line in hint.actions]
+    # wide enough for a pass's receiver (Devil's Eye: and its hand), within reason
+    width = min(24, max([12] + [len(d.plain) for d in described]))
+    table.add_column("", width=width, no_wrap=True)
     table.add_column(tr("hint_value"), justify="right", width=6)
     table.add_column(tr("hint_best"), justify="right", width=5)
     table.add_column("", ratio=1)
@@ -1048,7 +1051,7 @@ def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
             value += "!"
         style = "bold green" if i == 0 else ""
         table.add_row(
-            describe_action(model, line.action),
+            described[i],
             Text(value, style=style),
             f"{round(100 * line.best_share)}%",
             Text(line.reason, style="dim" if i else ""),

@@ -269,7 +269,7 @@ def test_with_five_in_teams_the_individual_always_deals():
 def test_with_two_alone_the_two_individuals_take_turns_to_deal():
     game = play_random_game(imp(6, teams=True, singles=True, hands=4), "2211", random.Random(6))
     dealers = [h.dealer for h in game.hands]
-    assert set(dealers) == {0, 3} and all(a != b for a, b in zip(dealers, dealers[1:]))
+    assert dealers[:4] in ([0, 3, 0, 3], [3, 0, 3, 0])
     hand = game.hands[0]
     own = hand.own_scores()
     assert hand.scores() == (
