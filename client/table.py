@@ -624,8 +624,14 @@ class TableScreen(Screen):
         order = [i for i, (_h, c) in enumerate(flat) if c.code in selectable] or list(
             range(len(flat))
         )
-        if self.cursor not in order:
+        if self.cursor is None:
             self.cursor = order[0] if step > 0 else order[-1]
+        elif self.cursor not in order:
+            # on a card that may not be chosen (↑/↓ to the other row): the next one that
+            # may, in the direction of the key, so that the row is kept where it can be
+            ahead = [i for i in order if (i > self.cursor if step > 0 else i < self.cursor)]
+            self.cursor = (ahead[0] if step > 0 else ahead[-1]) if ahead else (
+                order[0] if step > 0 else order[-1])
         else:
             self.cursor = order[(order.index(self.cursor) + step) % len(order)]
         self.message = ""

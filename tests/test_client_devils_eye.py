@@ -249,3 +249,43 @@ def test_german_log_and_rules_name_the_hands():
     english = model_of(table, "en").tr.rules_text()
     assert "Devil's Eye (2 players)" in english and "Not played here" not in english
     assert model_of(table, "en").log.count("— Hand 1: Bob deals —") == 1
+
+
+def _both_rows_playable(table) -> bool:
+    """Seat 0 to follow a led card with cards it may play in both hands."""
+    hand = table.game.hand
+    if hand.phase.value != "play" or 0 not in hand.to_act() or not hand.trick:
+        return False
+    legal = hand.legal_play_mask()
+    return bool(legal & hand.holdings[0]) and bool(legal & hand.holdings[1])
+
+
+def test_down_then_right_picks_a_card_of_the_second_hand():
+    """Both rows hold cards that may follow: ↓ moves to the second hand and → stays in
+    it, on the first card there that may be played (not back to the first row); the
+    number keys then count in that row."""
+    from cursedbottle.client import CursedBottleApp
+
+    rules = Rules(players=2, hands=1, edition=Edition.BOTTLE_IMP)
+    table = scripted_table(rules, names=("Ann", "Bob"), until_event=_both_rows_playable)
+    model = model_of(table)
+
+    async def main():
+        app = CursedBottleApp(model=model)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert screen._step() == "play"
+            text = screen_text(app)
+            assert "Hand 1 open:" in text and "Hand 2 hidden:" in text, text
+            assert "Bob shows (Hand 1):" in text, text
+            legal = model.legal_codes()
+            second = [c for c in dict(model.my_hands())[1] if c.code in legal]
+            await pilot.press("down")
+            await pilot.press("right")
+            hand, card = screen._flat()[screen.cursor]
+            assert hand == 1 and card.code == second[0].code, (hand, card.code)
+            await pilot.press("1")
+            assert screen._flat()[screen.cursor][1].code == dict(model.my_hands())[1][0].code
+
+    run(main(), timeout=30)
