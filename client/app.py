@@ -215,7 +215,7 @@ def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
     imp = rules.game == game_pb2.GAME_BOTTLE_IMP
     parts = [tr("g_imp"), f"{rules.players}p"] if imp else [f"{rules.players}p"]
     if rules.teams:
-        parts.append(tr("teams_short"))
+        parts.append(tr("teams_short") + (" 2-2-1-1" if rules.singles else ""))
     if rules.second_bottle:
         parts.append(tr("two_bottles"))
     if rules.bright_house:
@@ -431,7 +431,7 @@ class CreateScreen(ModalScreen[dict | None]):
                 [(tr("v_plain"), "plain"), (tr("v_hot"), "hot"), (tr("v_bright"), "bright")],
                 value="plain", allow_blank=False, compact=True, id="variant"), "variantrow")
             teams = row(tr("f_teams"), Select(
-                [(tr("t_off"), "off"), (tr("t_on"), "on")],
+                [(tr("t_off"), "off"), (tr("t_on"), "on"), (tr("t_singles"), "singles")],
                 value="off", allow_blank=False, compact=True, id="teams"), "teamsrow")
             teams.add_class("hidden")
             yield teams
@@ -503,7 +503,8 @@ class CreateScreen(ModalScreen[dict | None]):
         imp = self.query_one("#game", Select).value == "imp"
         players = self.query_one("#players", Select).value
         variant = "plain" if imp else self.query_one("#variant", Select).value
-        teams = imp and self.query_one("#teams", Select).value == "on"
+        team_mode = self.query_one("#teams", Select).value if imp else "off"
+        teams, singles = team_mode in ("on", "singles"), team_mode == "singles"
         second = imp and self.query_one("#bottles", Select).value == "two"
         end = self.query_one("#end", Select).value
         value = 1
@@ -517,7 +518,7 @@ class CreateScreen(ModalScreen[dict | None]):
             return
         rules = game_pb2.Rules(players=2 if variant == "bright" else players,
                                hot_bottle=variant == "hot", bright_house=variant == "bright",
-                               teams=teams, second_bottle=second)
+                               teams=teams, second_bottle=second, singles=singles)
         if imp:
             rules.game = game_pb2.GAME_BOTTLE_IMP
         if end == "hands":

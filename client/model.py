@@ -147,12 +147,15 @@ class TableModel:
 
     def sides(self) -> list[tuple[int, ...]]:
         """Who scores together (game.proto, `Rules.teams`): partners opposite each other
-        (4: 0+2, 1+3; 6: 0+3, 1+4, 2+5; 5: seat 0 alone, 1+3, 2+4); else everyone alone."""
+        (4: 0+2, 1+3; 6: 0+3, 1+4, 2+5, or with `singles` 0 and 3 alone, 1+4, 2+5;
+        5: seat 0 alone, 1+3, 2+4); else everyone alone."""
         n = self.people
         if not self.teams or n < 4:
             return [(s,) for s in range(n)]
         if n == 5:
             return [(0,), (1, 3), (2, 4)]
+        if n == 6 and self.rules is not None and self.rules.singles:
+            return [(0,), (1, 4), (2, 5), (3,)]
         half = n // 2
         return [(s, s + half) for s in range(half)]
 
@@ -167,7 +170,7 @@ class TableModel:
         return next((s for s in side if s != seat), None) if len(side) == 2 else None
 
     def team_label(self, seat: int) -> str:
-        """"A", "B", "C" for the pairs in seat order; the five-player individual is alone."""
+        """"A", "B", "C" for the pairs in seat order; those who play alone are "solo"."""
         if not self.teams:
             return ""
         pairs = [side for side in self.sides() if len(side) == 2]

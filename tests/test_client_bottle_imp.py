@@ -181,6 +181,39 @@ def test_four_player_teams_show_the_partner_and_one_total_per_side():
     run(main())
 
 
+def test_six_in_two_pairs_and_two_alone():
+    """The seed's 2-2-1-1: you (seat 0) and seat 3 play alone, 1+4 and 2+5 are pairs."""
+
+    async def main():
+        async with local_server() as target:
+            rules = game_pb2.Rules(players=6, hands=1, game=IMP, teams=True, singles=True)
+            app = quick_app(target, rules, bots="random", seed="imp-2211")
+            async with app.run_test(size=(120, 40)) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await play_by_keys(pilot, app, first_hand_over(app), timeout=40)
+                m = screen.model
+                assert m.sides() == [(0,), (1, 4), (2, 5), (3,)]
+                assert [m.team_label(s) for s in range(6)] == ["solo", "A", "B", "solo", "A", "B"]
+                assert m.partner(0) is None and m.partner(1) == 4
+                assert m.totals[1] == m.totals[4] and m.totals[2] == m.totals[5]
+                result = m.hand_results[0]
+                alone = [s for s in (0, 3) if not (result.HasField("owner") and result.owner == s)]
+                for s in alone:  # who plays alone scores double
+                    assert result.scores[s] == 2 * result.points_taken[s] == m.totals[s]
+                assert "(partner)" not in screen_text(app)
+
+    run(main())
+
+
+def test_the_lobby_names_the_team_split():
+    from cursedbottle.client.app import rules_text
+    from cursedbottle.client.i18n import Tr
+
+    two_alone = game_pb2.Rules(players=6, hands=12, game=IMP, teams=True, singles=True)
+    assert rules_text(Tr("en"), two_alone) == "Bottle Imp, 6p, teams 2-2-1-1, 12×"
+
+
 def test_the_second_bottle_shows_both_bottles():
     """Six players, two bottles: the status line names both, the one for sale first; once
     one is bought the other is for sale at 19."""
