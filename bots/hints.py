@@ -70,7 +70,10 @@ def reason(view: SeatView, action: Action) -> str:
     if isinstance(action, PileCard):
         return f"puts {action.card.display()} ({action.card.points} pt) under the bottle"
     if isinstance(action, PassCard):
-        return f"passes {action.card.display()} to seat {action.to}"
+        to = f"seat {action.to}"
+        if view.rules.devils_eye and view.pass_to_hand is not None:
+            to += f"'s {('first', 'second')[view.pass_to_hand]} hand"
+        return f"passes {action.card.display()} to {to}"
     if isinstance(action, ChooseOpen):
         return f"lays hand {action.hand + 1} open"
     if not isinstance(action, Play):
