@@ -48,12 +48,11 @@ SUITES: dict[str, tuple[Rules, int, bool]] = {
     "imp-6p-5": (Rules(6, edition=Edition.BOTTLE_IMP), 5, False),
     "imp-6p-6": (Rules(6, edition=Edition.BOTTLE_IMP), 6, False),
     # Devil's Eye (two players, each card from either of two hands): 8 tricks
-    # left is the first lead.
+    # left is the first lead, out of reach (one position ran for minutes).
     "imp-2p-3": (Rules(2, edition=Edition.BOTTLE_IMP), 3, True),
     "imp-2p-4": (Rules(2, edition=Edition.BOTTLE_IMP), 4, False),
     "imp-2p-5": (Rules(2, edition=Edition.BOTTLE_IMP), 5, False),
     "imp-2p-6": (Rules(2, edition=Edition.BOTTLE_IMP), 6, False),
-    "imp-2p-8": (Rules(2, edition=Edition.BOTTLE_IMP), 8, False),
     # Team mode: the partner maximises too (no `avoid`, no static bounds).
     "imp-4p-teams-6": (Rules(4, edition=Edition.BOTTLE_IMP, teams=True), 6, False),
     "imp-6p-teams-5": (Rules(6, edition=Edition.BOTTLE_IMP, teams=True), 5, False),
