@@ -57,6 +57,21 @@ async def until(pilot, cond: Callable[[], bool], timeout: float = 30.0) -> None:
         await pilot.pause(0.02)
 
 
+async def new_table_form(pilot, app: CursedBottleApp, game: str | None = None):
+    """From the lobby, `n`: (the lobby, the new-table form), `game` chosen in it."""
+    from cursedbottle.client.app import CreateScreen, LobbyScreen
+
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    lobby = app.screen
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, CreateScreen))
+    form = app.screen
+    if game is not None:
+        form.query_one("#game").value = game
+        await pilot.pause()
+    return lobby, form
+
+
 def table_screen(app: CursedBottleApp) -> TableScreen | None:
     for screen in app.screen_stack:
         if isinstance(screen, TableScreen):

@@ -15,6 +15,7 @@ from client_support import (
     SIZE,
     first_hand_over,
     local_server,
+    new_table_form,
     play_by_keys,
     quick_app,
     run,
@@ -254,19 +255,13 @@ def test_the_new_table_form_offers_the_bottle_imp():
     teams for three are refused with the server's message; a valid table appears in the
     lobby as the Bottle Imp."""
     from cursedbottle.client import CursedBottleApp
-    from cursedbottle.client.app import CreateScreen, LobbyScreen, rules_text
+    from cursedbottle.client.app import rules_text
 
     async def main():
         async with local_server() as target:
             app = CursedBottleApp(target, name="Ann", hint_budget_ms=200)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                lobby = app.screen
-                await pilot.press("n")
-                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
-                form = app.screen
-                form.query_one("#game").value = "imp"
-                await pilot.pause()
+                lobby, form = await new_table_form(pilot, app, "imp")
                 players = form.query_one("#players")
                 assert [v for _label, v in players._options] == [2, 3, 4, 5, 6]
                 assert not form.query_one("#teamsrow").has_class("hidden")
@@ -282,11 +277,7 @@ def test_the_new_table_form_offers_the_bottle_imp():
                 await until(pilot, lambda: "Refused:" in screen_text(app))
                 assert "team" in screen_text(app).split("Refused:")[1].lower()
                 # now a valid one: five players, no bots (it waits in the lobby's list)
-                await pilot.press("n")
-                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
-                form = app.screen
-                form.query_one("#game").value = "imp"
-                await pilot.pause()
+                _, form = await new_table_form(pilot, app, "imp")
                 form.query_one("#players").value = 5
                 form.query_one("#bots").value = ""
                 await pilot.pause()

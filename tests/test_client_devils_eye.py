@@ -13,6 +13,7 @@ from client_support import (
     first_hand_over,
     local_server,
     model_of,
+    new_table_form,
     play_by_keys,
     quick_app,
     run,
@@ -200,19 +201,13 @@ def test_the_new_table_form_offers_devils_eye():
     """The Bottle Imp for two in the form is labelled Devil's Eye; the server takes it and
     the lobby names it."""
     from cursedbottle.client import CursedBottleApp
-    from cursedbottle.client.app import CreateScreen, LobbyScreen, rules_text
+    from cursedbottle.client.app import rules_text
 
     async def main():
         async with local_server() as target:
             app = CursedBottleApp(target, name="Ann", hint_budget_ms=200)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                lobby = app.screen
-                await pilot.press("n")
-                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
-                form = app.screen
-                form.query_one("#game").value = "imp"
-                await pilot.pause()
+                lobby, form = await new_table_form(pilot, app, "imp")
                 players = form.query_one("#players")
                 assert players._options[0] == ("2: Devil's Eye", 2), players._options
                 players.value = 2

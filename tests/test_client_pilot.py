@@ -14,6 +14,7 @@ from client_support import (
     Proxy,
     first_hand_over,
     local_server,
+    new_table_form,
     play_by_keys,
     quick_app,
     run,
@@ -246,16 +247,13 @@ def test_a_dropped_connection_shows_a_banner_and_the_seat_resumes():
 
 def test_lobby_new_table_and_a_card_played_with_the_mouse():
     from cursedbottle.client import CursedBottleApp
-    from cursedbottle.client.app import CreateScreen, LobbyScreen
     from cursedbottle.client.widgets import HandView
 
     async def main():
         async with local_server() as target:
             app = CursedBottleApp(target, name="Ann", hint_budget_ms=200)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                await pilot.press("n")
-                await until(pilot, lambda: isinstance(app.screen, CreateScreen))
+                await new_table_form(pilot, app)
                 app.screen.query_one("#value").value = "1"
                 app.screen.query_one("#end").value = "hands"
                 app.screen.query_one("#bots").value = "rule"
