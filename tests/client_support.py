@@ -72,6 +72,18 @@ async def new_table_form(pilot, app: CursedBottleApp, game: str | None = None):
     return lobby, form
 
 
+async def create_and_list(pilot, app: CursedBottleApp, lobby, form, game: int):
+    """OK on the form: (the new table's screen once its rules arrived, the lobby's
+    entry of the first table of `game`)."""
+    await pilot.click("#ok")
+    await until(pilot, lambda: table_screen(app) is not None)
+    screen = table_screen(app)
+    await until(pilot, lambda: screen.model.rules is not None)
+    lobby.action_refresh()
+    await until(pilot, lambda: any(t.rules.game == game for t in lobby.tables))
+    return screen, next(t for t in lobby.tables if t.rules.game == game)
+
+
 def table_screen(app: CursedBottleApp) -> TableScreen | None:
     for screen in app.screen_stack:
         if isinstance(screen, TableScreen):

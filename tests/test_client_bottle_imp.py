@@ -13,6 +13,7 @@ import re
 import pytest
 from client_support import (
     SIZE,
+    create_and_list,
     first_hand_over,
     local_server,
     new_table_form,
@@ -281,15 +282,9 @@ def test_the_new_table_form_offers_the_bottle_imp():
                 form.query_one("#players").value = 5
                 form.query_one("#bots").value = ""
                 await pilot.pause()
-                await pilot.click("#ok")
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen.model.rules is not None)
+                screen, info = await create_and_list(pilot, app, lobby, form, IMP)
                 assert screen.model.rules.game == IMP and screen.model.rules.players == 5
                 assert "Bottle Imp" in screen_text(app).splitlines()[0]
-                lobby.action_refresh()
-                await until(pilot, lambda: any(t.rules.game == IMP for t in lobby.tables))
-                info = next(t for t in lobby.tables if t.rules.game == IMP)
                 assert rules_text(app.tr, info.rules) == "Bottle Imp, 5p, 10×"
 
     run(main())

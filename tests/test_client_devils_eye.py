@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from client_support import (
     SIZE,
+    create_and_list,
     first_hand_over,
     local_server,
     model_of,
@@ -213,15 +214,9 @@ def test_the_new_table_form_offers_devils_eye():
                 players.value = 2
                 form.query_one("#bots").value = ""
                 await pilot.pause()
-                await pilot.click("#ok")
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen.model.rules is not None)
+                screen, info = await create_and_list(pilot, app, lobby, form, IMP)
                 assert screen.model.rules.game == IMP and screen.model.rules.players == 2
                 assert screen.model.devils_eye
-                lobby.action_refresh()
-                await until(pilot, lambda: any(t.rules.game == IMP for t in lobby.tables))
-                info = next(t for t in lobby.tables if t.rules.game == IMP)
                 assert rules_text(app.tr, info.rules) == "Bottle Imp, 2p, Devil's Eye, 4×"
 
     run(main())
