@@ -100,8 +100,37 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
     )
 
 
+#: The option that sets each field of the rules: a refusal names what was typed.
+_OPTIONS = {
+    "players": "--players",
+    "game": "--game",
+    "hot_bottle": "--hot-bottle",
+    "bright_house": "--bright-house",
+    "teams": "--teams",
+    "singles": "--singles",
+    "second_bottle": "--second-bottle",
+    "target": "--target",
+    "hands": "--game-hands",
+}
+
+
 def rules_from_args(args: argparse.Namespace, players: int | None = None):
-    """The engine's rule set for the options (its checks and messages)."""
+    """The engine's rule set for the options (its checks and messages, the field
+    renamed to its option: `--teams: the team mode is …`; with `players` given,
+    the count of `--seats`)."""
+    from cursedbottle.engine.rules import RulesError
+
+    try:
+        return _rules(args, players)
+    except RulesError as exc:
+        field, _, why = str(exc).partition(": ")
+        option = "--seats" if field == "players" and players is not None else _OPTIONS.get(field)
+        if option is None:
+            raise
+        raise RulesError(f"{option}: {why}") from None
+
+
+def _rules(args: argparse.Namespace, players: int | None):
     from cursedbottle.engine.rules import Edition, Rules
 
     return Rules(

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--workers: give a positive number of processes")
         rules = rules_from_args(args, players=len(names))
     except (RulesError, ValueError) as exc:
-        return fail(f"--seats/options: {exc}" if isinstance(exc, RulesError) else str(exc))
+        return fail(str(exc))
     games = args.games is not None
     units = args.games if games else (args.hands or 100)
     spec = TableSpec(

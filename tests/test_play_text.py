@@ -83,7 +83,7 @@ def test_bad_rule_options_exit_2_with_one_line():
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0
-    assert "bright_house" in done.stderr
+    assert "--bright-house: the bright house is a two-player variant" in done.stderr
 
 
 def test_the_bottle_imp_shows_the_hell_card_and_a_short_dealer_hand():

@@ -117,9 +117,14 @@ def test_bad_options_exit_2_with_one_line(capsys):
     assert main(["simulate", "--seats", "rule,genius"]) == 2
     assert "unknown bot 'genius'" in capsys.readouterr().err
     assert main(["simulate", "--seats", "rule,rule,rule", "--bright-house"]) == 2
-    assert "bright house" in capsys.readouterr().err
+    assert "--bright-house: the bright house is a two-player variant" in capsys.readouterr().err
     assert main(["simulate", "--seats", "rule,rule,rule,rule,rule"]) == 2
-    assert "players" in capsys.readouterr().err
+    assert "--seats: 5 is not 2, 3 or 4 in cursed-bottle" in capsys.readouterr().err
+    args = ["simulate", "--game", "bottle-imp", "--seats", "rule,rule,rule,rule", "--singles"]
+    assert main(args) == 2
+    assert "--singles: two playing alone (2-2-1-1) is a six-player team mode" in (
+        capsys.readouterr().err
+    )
 
 
 def test_the_plot_is_a_png(tmp_path, capsys):
