@@ -181,18 +181,53 @@ class CursedBottleApp(App):
     def action_rules(self) -> None:
         self.push_screen(RulesScreen(self.tr))
 
+    @work
     async def action_quit(self) -> None:
-        """Quitting a LAN game mid-way gives the seat up (it waits empty for someone to join
-        or a bot); a dropped connection, by contrast, keeps it for the token's return."""
-        if self.session is not None and self.leave_on_quit:
-            for screen in self.screen_stack:
-                if isinstance(screen, TableScreen) and await screen.leave():
-                    self.forget(screen.seat)
+        """Quitting a LAN game mid-way asks what becomes of the seat: kept (the token is
+        saved, `join` sits you down again, a stand-in bot may play meanwhile) or given
+        up (it waits empty for someone to join or a bot). Esc stays."""
+        playing = [
+            s for s in self.screen_stack if isinstance(s, TableScreen) and s.in_progress()
+        ]
+        if self.session is not None and self.leave_on_quit and playing:
+            if isinstance(self.screen, QuitScreen):
+                return
+            choice = await self.push_screen_wait(QuitScreen(self.tr))
+            if choice is None:
+                return
+            if choice == "leave":
+                for screen in playing:
+                    if await screen.leave():
+                        self.forget(screen.seat)
         self.exit()
 
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.close()
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Quit a game in progress: keep the seat for later, or give it up."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("k,b", "dismiss('keep')", "Keep the seat"),
+        Binding("l,a", "dismiss('leave')", "Give it up"),
+        Binding("escape,q", "dismiss(None)", "Stay"),
+    ]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    #quitbox { width: 64; height: auto; border: thick $warning; background: $panel;
+               padding: 0 1; }
+    """
+
+    def __init__(self, tr: Tr) -> None:
+        super().__init__()
+        self.tr = tr
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        yield Static(Text.assemble((tr("quit_title") + "\n", "bold yellow"), tr("quit_keys")),
+                     id="quitbox")
 
 
 class Connecting(Screen):

@@ -214,6 +214,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "tutor_off": "Tutor off.",
         "tutor_thinking": "The tutor is thinking…",
         "tutor_title": "Are you sure?",
+        "quit_title": "Quit the game?",
+        "quit_keys": (
+            "k  keep my seat: join again later (Enter on the starred table);\n"
+            "   a stand-in bot plays for you if the table has one\n"
+            "l  give my seat up for another player or a bot\n"
+            "Esc  stay"
+        ),
         "tutor_text": "{card} is worth {value}; {best} is worth {best_value} ({loss} points more).",
         "tutor_keys": "y: play it anyway · n/Esc: choose again",
         "tutor_failed": "The tutor could not answer ({msg}); the card was not played.",
@@ -413,6 +420,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "tutor_off": "Tutor aus.",
         "tutor_thinking": "Der Tutor denkt nach…",
         "tutor_title": "Bist du sicher?",
+        "quit_title": "Spiel beenden?",
+        "quit_keys": (
+            "b  Platz behalten: später wieder beitreten (Enter am markierten Tisch);\n"
+            "   ein Ersatz-Bot spielt für dich, wenn der Tisch einen hat\n"
+            "a  Platz aufgeben für andere Spieler oder einen Bot\n"
+            "Esc  bleiben"
+        ),
         "tutor_text": "{card} ist {value} wert; {best} ist {best_value} wert ({loss} Punkte mehr).",
         "tutor_keys": "j/y: trotzdem spielen · n/Esc: neu wählen",
         "tutor_failed": "Der Tutor konnte nicht antworten ({msg}); die Karte wurde nicht gespielt.",

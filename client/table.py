@@ -862,13 +862,18 @@ class TableScreen(Screen):
 
     # -------------------------------------------------------------- the rest
 
+    def in_progress(self) -> bool:
+        """Whether this screen holds a seat in a game not over yet (quitting asks)."""
+        m = self.model
+        return not (
+            self.session is None or self.seat is None or m.me is None
+            or m.game_ended is not None or m.closed
+        )
+
     async def leave(self) -> bool:
         """Give the seat up when a game in progress is quit (see the app's action_quit);
         True when the seat was given up (its token no longer works)."""
-        m = self.model
-        if self.session is None or self.seat is None or m.me is None:
-            return False
-        if m.game_ended is not None or m.closed:
+        if not self.in_progress():
             return False
         try:
             await self.session.leave(self.seat)

@@ -309,6 +309,7 @@ def test_a_hint_while_passing_lays_the_pile_card_and_ranks_the_passes():
 def test_quitting_a_lan_game_gives_the_seat_up():
     import grpc
     from cursedbottle.client import CursedBottleApp
+    from cursedbottle.client.app import QuitScreen
     from cursedbottle.client.net import CLIENT_OPTIONS
     from cursedbottle.v1 import table_pb2, table_pb2_grpc
 
@@ -329,7 +330,14 @@ def test_quitting_a_lan_game_gives_the_seat_up():
                 await until(pilot, lambda: table_screen(app)._step() == "pile")
                 info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
                 assert info.seats[0].kind == table_pb2.SEAT_KIND_HUMAN
+                await pilot.press("q")  # the question; Esc stays at the table
+                await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                assert "give my seat up" in screen_text(app)
+                await pilot.press("escape")
+                await until(pilot, lambda: table_screen(app) is app.screen)
                 await pilot.press("q")
+                await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                await pilot.press("l")
             info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
             assert info.seats[0].kind == table_pb2.SEAT_KIND_EMPTY
             await channel.close()

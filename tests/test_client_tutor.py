@@ -21,7 +21,7 @@ from client_support import (
     until,
 )
 from cursedbottle.client import CursedBottleApp, QuickGame
-from cursedbottle.client.app import LobbyScreen
+from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS, Session
 from cursedbottle.client.store import SeatStore
 from cursedbottle.client.table import TutorScreen, tutor_loss
@@ -170,7 +170,8 @@ def test_a_saved_seat_is_resumed_without_a_new_join(monkeypatch):
             store = SeatStore()
             assert store.path.is_relative_to(os.environ["XDG_STATE_HOME"])
 
-            app = CursedBottleApp(target, name="Ann", table_id=table_id)
+            # as `join` runs it: quitting asks, and k keeps the seat
+            app = CursedBottleApp(target, name="Ann", table_id=table_id, leave_on_quit=True)
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: table_screen(app) is not None)
                 first = table_screen(app).seat
@@ -178,6 +179,8 @@ def test_a_saved_seat_is_resumed_without_a_new_join(monkeypatch):
                 await until(pilot, lambda: table_screen(app)._step() == "pile")
                 held = _mine(table_screen(app))
                 await pilot.press("q")
+                await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                await pilot.press("k")
             assert len(joins) == 1
             saved = store.get(target, table_id, "Ann")
             assert (saved.seat, saved.token) == (first.seat, first.token)
