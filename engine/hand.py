@@ -321,21 +321,16 @@ class Hand:
 
     def holder_to_play(self) -> int:
         """The holder whose card comes next (in Devil's Eye: the mover's first
-        hand, though the card may come from either; see `mover_holders`)."""
+        hand, though the card may come from either; see `holder_of_card`)."""
         return self._order[len(self.trick)]
-
-    def mover_holders(self) -> tuple[int, ...]:
-        """The holders the next card may come from: one, or in Devil's Eye both
-        hands of the seat to move."""
-        holder = self._order[len(self.trick)]
-        return (holder, holder + 1) if self.rules.devils_eye else (holder,)
 
     def holder_of_card(self, card: int) -> int:
-        """The mover's holder that holds card index `card` (the next play's holder)."""
-        for holder in self.mover_holders():
-            if self.holdings[holder] >> card & 1:
-                return holder
-        return self._order[len(self.trick)]
+        """The holder the next play of card index `card` comes from (in Devil's
+        Eye the mover's hand that holds it)."""
+        holder = self._order[len(self.trick)]
+        if self.rules.devils_eye and not self.holdings[holder] >> card & 1:
+            return holder + 1
+        return holder
 
     def setup_holder(self, seat: int) -> int:
         """The holder a seat's pile card or pass comes from in this stage."""
