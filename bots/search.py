@@ -48,12 +48,22 @@ EXACT_CARDS_SECOND_BOTTLE = 20
 #: cards (4 tricks) take 0.2 ms (median; 10 ms max), 20 cards 32 ms (p90 0.11 s),
 #: 24 cards 63 ms (p90 0.8 s, max 1.8 s) (imp-2p-* in bench/solver_bench.py).
 EXACT_CARDS_DEVILS_EYE = 16
+#: The Bottle Imp with three players (36 cards, 11 tricks) solves exactly from 7
+#: tricks left, not 8: with 24 cards a solve takes 69 ms on average (p90 0.2 s,
+#: max 0.6 s), so a 0.3 s decision saw 1-4 guessed deals; with 21 it takes 12 ms
+#: (max 0.09 s), about 20 deals, and from 20 cards 2 ms.  Earlier cards are
+#: valued by rollouts (300-400 deals in 0.3 s).  With this and the setup by the
+#: tips (bots/strong_bot.py) the strong bot went from +2.05 ± 2.14 to +4.32 ±
+#: 1.94 a hand against the heuristic bot (bench/README.md).
+EXACT_CARDS_IMP3 = 21
 
 
 def exact_cards_for(rules: Rules) -> int:
     """The exact-solve threshold of `evaluate` for a rule set (measured)."""
     if rules.devils_eye:
         return EXACT_CARDS_DEVILS_EYE
+    if rules.original and rules.players == 3:
+        return EXACT_CARDS_IMP3
     if rules.second_bottle:
         return EXACT_CARDS_SECOND_BOTTLE
     if rules.teams:

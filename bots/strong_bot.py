@@ -7,8 +7,9 @@ action is clearly better on the same deals: those choices are worth little
 each, and a noisy search that flips them at random was measured to lose
 points against the tips.
 
-The original Bottle Imp with three players differs in two measured ways (see
-`IMP3_EXACT_CARDS` and `_follows_tips`).
+The original Bottle Imp with three players takes its setup from the tips
+without a search (`_follows_tips`; it also solves exactly later, see
+`bots.search.EXACT_CARDS_IMP3`).
 """
 
 from __future__ import annotations
@@ -23,22 +24,6 @@ from .base import register
 from .heuristic_bot import HeuristicBot
 from .search import clearly_better, evaluate
 
-#: The Bottle Imp with three players (36 cards, 11 tricks) solves exactly from
-#: 7 tricks left, not 8: with 24 cards a solve takes 69 ms on average (p90
-#: 0.2 s, max 0.6 s), so a 0.3 s decision saw 1-4 guessed deals; with 21 it
-#: takes 12 ms (max 0.09 s), about 20 deals, and from 20 cards 2 ms.  Earlier
-#: cards are valued by rollouts (300-400 deals in 0.3 s).
-IMP3_EXACT_CARDS = 21
-
-
-def _is_imp3(rules: Rules) -> bool:
-    return rules.original and rules.players == 3
-
-
-def _exact_cards(rules: Rules) -> int | None:
-    """The exact-solve threshold for `evaluate` (None: its default)."""
-    return IMP3_EXACT_CARDS if _is_imp3(rules) else None
-
 
 def _follows_tips(rules: Rules) -> bool:
     """Whether pile and passes follow the tips without a search.
@@ -50,7 +35,7 @@ def _follows_tips(rules: Rules) -> bool:
     rollouts with Lopaka's policy judge a hand's start too poorly to beat the
     tips, so the time is not spent.
     """
-    return _is_imp3(rules)
+    return rules.original and rules.players == 3
 
 
 class StrongBot:
@@ -71,7 +56,7 @@ class StrongBot:
         play = isinstance(actions[0], Play)
         if not play and _follows_tips(view.rules):
             return self.tips.act(view)
-        ranked = evaluate(view, self.rng, self.budget, self.samples, _exact_cards(view.rules))
+        ranked = evaluate(view, self.rng, self.budget, self.samples)
         if play:
             return ranked[0].action
         default = self.tips.act(view)
