@@ -404,7 +404,8 @@ class TableModel:
             self.open_hand[m.seat] = m.hand
             if m.seat != self.me:
                 self.holdings[(m.seat, m.hand)] = list(m.cards)
-            self._say("log_open", name=self.name(m.seat), n=m.hand + 1, cards=tr.cards(m.cards))
+            self._say("log_open", who=m.seat, name=self.name(m.seat), n=m.hand + 1,
+                      cards=tr.cards(m.cards))
         elif kind == "card_played":
             if not self.trick:
                 self.last_trick = None

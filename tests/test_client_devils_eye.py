@@ -131,6 +131,7 @@ def test_devils_eye_a_whole_hand_by_keys():
                 me = m.name(m.me)
                 for n, card in enumerate(passes, start=1):
                     assert f"{me} passed {screen.tr.card(card)} to {name} (hand {n})" in log
+                assert "You lay hand 1 open:" in log and f"{name} lays hand 1 open:" in log
                 # the tricks: alternate between the rows, as far as the cards allow
                 hands_used = []
                 while m.tricks_played < 8:
