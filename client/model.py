@@ -18,9 +18,6 @@ Key = tuple[int, int]  # (table seat, hand)
 #: Whom a pass goes to: (table seat, the receiver's hand), the hand None unless it
 #: must be told apart (Devil's Eye passes one card to each of the opponent's hands).
 Target = tuple[int, int | None]
-#: Devil's Eye: each player lays this many cards of its second hand into the pile
-#: (the wire does not say; the rules text does).
-DEVILS_EYE_PILE = 2
 
 
 @dataclass
@@ -280,13 +277,12 @@ class TableModel:
         return [(s, h) for h in range(first, 2) for s in seats]
 
     def pile_needed(self) -> int:
-        """Pile cards the seat still lays in this stage (Devil's Eye: two, less any laid
-        already, e.g. before a reconnection; otherwise one, if asked at all)."""
+        """Pile cards the seat still lays in this stage: `Rules.pile_per_stage` (Devil's
+        Eye: two), less any laid already, e.g. before a reconnection; one at least
+        when asked at all (an older server leaves the field 0)."""
         if self.legal_kind() != "pile":
             return 0
-        if self.devils_eye:
-            return max(1, DEVILS_EYE_PILE - len(self.my_pile))
-        return 1
+        return max(1, self.rules.pile_per_stage - len(self.my_pile))
 
     def points_taken(self, seat: int) -> int:
         return self.taken.get(seat, 0)

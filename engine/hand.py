@@ -32,7 +32,7 @@ from .events import (
     PileCardPlaced,
     TrickWon,
 )
-from .rules import DEVILS_EYE_PILE, Rules
+from .rules import Rules
 from .tricks import Trick, legal_cards, lopaka_card, trick_winner
 
 Emit = Callable[[Event], None]
@@ -80,7 +80,7 @@ def stages(rules: Rules) -> tuple[Stage, ...]:
     if rules.devils_eye:
         # Both passes are chosen before either is handed over (simultaneously).
         return (
-            Stage(Phase.PILE, 1, piled=DEVILS_EYE_PILE),
+            Stage(Phase.PILE, 1, piled=rules.pile_per_stage),
             Stage(Phase.PASS, 1, 0),
             Stage(Phase.PASS, 1, 1),
             *play,

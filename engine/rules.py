@@ -164,6 +164,12 @@ class Rules:
         return self.original and self.players == 2
 
     @property
+    def pile_per_stage(self) -> int:
+        """Cards each seat lays into the pile in one pile stage (Devil's Eye: both of
+        its cards at once; the bright house lays one per hand, in two stages)."""
+        return DEVILS_EYE_PILE if self.devils_eye else 1
+
+    @property
     def two_hands(self) -> bool:
         """Each player holds two hands (holders 2p and 2p+1): the bright house, Devil's Eye."""
         return self.bright_house or self.devils_eye

@@ -144,6 +144,7 @@ def rules_msg(rules: Rules) -> pb.Rules:
     msg.second_bottle = rules.second_bottle
     msg.singles = rules.singles
     msg.start_price = rules.deck.joker_name
+    msg.pile_per_stage = rules.pile_per_stage
     if rules.hands is not None:
         msg.hands = rules.hands
     else:
