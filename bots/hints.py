@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
+from cursedbottle.engine.cards import Card
 from cursedbottle.engine.tricks import trick_winner
 from cursedbottle.engine.view import SeatView
 
@@ -28,7 +29,7 @@ class HintLine:
     best_rate: float
     samples: int
     exact: bool
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +51,7 @@ def hint(
     if len(actions) <= 1:
         return Hint(
             view.seat,
-            tuple(HintLine(a, None, 1.0, 0, False, "the only legal choice") for a in actions),
+            tuple(HintLine(a, None, 1.0, 0, False, Reason("only")) for a in actions),
         )
     # Shown best value first; among equal values in the search's own order.
     ranked = sorted(evaluate(view, random.Random(seed), budget, samples), key=lambda av: -av.value)
@@ -65,19 +66,54 @@ def hint(
     )
 
 
-def reason(view: SeatView, action: Action) -> str:
-    """What the action plainly does, in a few words ("" when nothing is plain)."""
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """What an action plainly does, as data: `kind` names the sentence, the rest
+    fills it in, so a client can say it in its own language (`str` is English).
+    `to` is the receiver's seat of a pass and `hand` its hand where that must be
+    told (Devil's Eye)."""
+
+    kind: str = ""
+    card: Card | None = None
+    points: int = 0
+    to: int | None = None
+    hand: int | None = None
+
+    def __str__(self) -> str:
+        card = self.card.display() if self.card is not None else ""
+        to = "" if self.to is None else f"seat {self.to}"
+        if self.to is not None and self.hand is not None:
+            to += f"'s {('first', 'second')[self.hand]} hand"
+        n = "" if self.hand is None else self.hand + 1
+        return _ENGLISH[self.kind].format(card=card, points=self.points, to=to, n=n)
+
+
+_ENGLISH = {
+    "": "",
+    "only": "the only legal choice",
+    "pile": "puts {card} ({points} pt) under the bottle",
+    "pass": "passes {card} to {to}",
+    "open": "lays hand {n} open",
+    "buys": "buys the bottle at {card}",
+    "buys_unless": "buys the bottle at {card} unless undercut",
+    "takes": "takes the trick ({points} pt)",
+    "sheds": "sheds the low {card} without buying",
+    "gives": "gives {points} pt to the trick's winner",
+    "dumps": "dumps {card} safely",
+}
+
+
+def reason(view: SeatView, action: Action) -> Reason:
+    """What the action plainly does (kind "" when nothing is plain)."""
     if isinstance(action, PileCard):
-        return f"puts {action.card.display()} ({action.card.points} pt) under the bottle"
+        return Reason("pile", action.card, action.card.points)
     if isinstance(action, PassCard):
-        to = f"seat {action.to}"
-        if view.rules.devils_eye and view.pass_to_hand is not None:
-            to += f"'s {('first', 'second')[view.pass_to_hand]} hand"
-        return f"passes {action.card.display()} to {to}"
+        hand = view.pass_to_hand if view.rules.devils_eye else None
+        return Reason("pass", action.card, to=action.to, hand=hand)
     if isinstance(action, ChooseOpen):
-        return f"lays hand {action.hand + 1} open"
+        return Reason("open", hand=action.hand)
     if not isinstance(action, Play):
-        return ""
+        return Reason()
     card = action.card
     price = view.price_threshold
     trick = [c.index for _, c in view.trick] + [card.index]
@@ -86,14 +122,14 @@ def reason(view: SeatView, action: Action) -> str:
     last = len(trick) == len(view.trick_order)
     points = sum(view.rules.deck.points[c] for c in trick)
     if wins and buys:
-        return f"buys the bottle at {card.display()}" + ("" if last else " unless undercut")
+        return Reason("buys" if last else "buys_unless", card)
     if wins and last:
-        return f"takes the trick ({points} pt)"
+        return Reason("takes", points=points)
     if wins:
-        return ""
+        return Reason()
     # A card that does not win now cannot win later in the trick.
     if card.index < price:
-        return f"sheds the low {card.display()} without buying"
+        return Reason("sheds", card)
     if card.points >= 3:
-        return f"gives {card.points} pt to the trick's winner"
-    return f"dumps {card.display()} safely"
+        return Reason("gives", points=card.points)
+    return Reason("dumps", card)

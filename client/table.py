@@ -1046,6 +1046,23 @@ def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
     return card_text(tr, getattr(action, kind).card)
 
 
+def hint_reason(model: TableModel, line: table_pb2.ActionHint) -> str:
+    """The reason in the table's language, from the server's `why`; the English text
+    from a server that sends none."""
+    why, tr = line.why, model.tr
+    key = "why_" + why.kind
+    if not why.kind or not tr.has(key):
+        return line.reason
+    to = ""
+    if why.HasField("to"):
+        to = model.name(why.to)
+        if why.HasField("hand"):
+            to += f" ({tr('hand_n', n=why.hand + 1)})"
+    n = why.hand + 1 if why.HasField("hand") else ""
+    card = tr.card(why.card) if why.HasField("card") else ""
+    return tr(key, card=card, points=why.points, to=to, n=n)
+
+
 def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
     tr = model.tr
     table = Table(box=None, expand=True, padding=(0, 1))
@@ -1065,7 +1082,7 @@ def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
             described[i],
             Text(value, style=style),
             f"{round(100 * line.best_share)}%",
-            Text(line.reason, style="dim" if i else ""),
+            Text(hint_reason(model, line), style="dim" if i else ""),
         )
     title = Text(tr("hint_title"), style="bold")
     return Group(title, table, Text(tr("hint_close"), style="dim"))

@@ -8,11 +8,16 @@ FAILED_PRECONDITION rather than inventing numbers.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import table_pb2
 
 from .errors import precondition
-from .wire import action_msg, seat_map
+from .wire import action_msg, seat_map, set_card
+
+if TYPE_CHECKING:
+    from cursedbottle.bots.hints import Reason
 
 DEFAULT_BUDGET_MS = 1000
 MAX_BUDGET_MS = 10_000
@@ -32,11 +37,25 @@ def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintRes
         if line.action not in legal:  # a hint only ever names the seat's own legal moves
             continue
         item = out.actions.add(
-            best_share=line.best_rate, samples=line.samples, exact=line.exact, reason=line.reason
+            best_share=line.best_rate,
+            samples=line.samples,
+            exact=line.exact,
+            reason=str(line.reason),
         )
+        _set_reason(item.why, line.reason, seats.to_wire)
         if line.value is not None:
             item.expected_value = line.value
         item.action.CopyFrom(action_msg(line.action, seats))
     out.samples = max((a.samples for a in out.actions), default=0)
     out.reason = out.actions[0].reason if out.actions else ""
     return out
+
+
+def _set_reason(msg: table_pb2.Reason, why: Reason, to_wire) -> None:
+    msg.kind, msg.points = why.kind, why.points
+    if why.card is not None:
+        set_card(msg.card, why.card)
+    if why.to is not None:
+        msg.to = to_wire[why.to]
+    if why.hand is not None:
+        msg.hand = why.hand

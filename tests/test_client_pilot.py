@@ -343,3 +343,26 @@ def test_quitting_a_lan_game_gives_the_seat_up():
             await channel.close()
 
     run(main())
+
+
+def test_a_hint_speaks_the_tables_language():
+    """The server sends each reason as data (`why`); a German table says it in German."""
+
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1), lang="de")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen._step() == "pile")
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
+                await until(pilot, lambda: screen.hint is not None, timeout=60)
+                whys = {a.why.kind for a in screen.hint.actions}
+                assert whys == {"pile"}
+                await until(pilot, lambda: "unter die Flasche" in screen_text(app))
+                assert "under the bottle" not in screen_text(app)
+                # the English text stays on the wire for clients that know no `why`
+                assert all("under the bottle" in a.reason for a in screen.hint.actions)
+
+    run(main())

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from cursedbottle.bots import hint
+from cursedbottle.bots.hints import Reason, reason
 from cursedbottle.engine import Game, Hand, Phase, Play, Rules
 from cursedbottle.engine.hand import random_deal
 
@@ -95,7 +96,7 @@ def test_a_hint_ranks_every_legal_card_best_first_with_reasons():
     assert all(line.samples == 8 and line.exact for line in h.lines)
     assert all(0.0 <= line.best_rate <= 1.0 for line in h.lines)
     assert max(line.best_rate for line in h.lines) > 0
-    assert all(isinstance(line.reason, str) for line in h.lines)
+    assert all(isinstance(line.reason, Reason) for line in h.lines)
 
 
 def test_a_hint_with_one_legal_card_returns_at_once():
@@ -109,11 +110,10 @@ def test_a_hint_with_one_legal_card_returns_at_once():
     view = game.view(game.player_at(game.to_act()[0]))
     h = hint(view, seed=0, budget=1000.0)
     assert len(h.lines) == 1 and h.lines[0].samples == 0
-    assert h.lines[0].reason == "the only legal choice"
+    assert str(h.lines[0].reason) == "the only legal choice"
 
 
 def test_reasons_say_what_a_card_plainly_does():
-    from cursedbottle.bots.hints import reason
 
     # 3 players, the price is the joker; seat 1 leads the 9H, seat 2 to play.
     rules = Rules(3)
@@ -133,8 +133,9 @@ def test_reasons_say_what_a_card_plainly_does():
     from cursedbottle.engine.view import observe
 
     view = observe(hand, 2)
-    assert reason(view, Play(2, c("5H"))) == "buys the bottle at 5♥ unless undercut"
-    assert reason(view, Play(2, c("QH"))) == ""
+    assert str(reason(view, Play(2, c("5H")))) == "buys the bottle at 5♥ unless undercut"
+    assert reason(view, Play(2, c("5H"))) == Reason("buys_unless", c("5H"))
+    assert str(reason(view, Play(2, c("QH")))) == ""
 
 
 def test_a_deal_helper_is_consistent():

@@ -63,12 +63,13 @@ def test_a_client_in_another_process_plays_a_hand():
 
 def test_graceful_shutdown_closes_streams_and_lets_calls_finish(monkeypatch):
     import cursedbottle.bots as bots
+    from cursedbottle.bots.hints import Reason
 
     def slow_hint(view, seed, budget):
         time.sleep(0.5)
         first = view.legal_actions[0]
         return bots.Hint(
-            view.seat, (bots.HintLine(first, None, 1.0, 0, False, "thought about it"),)
+            view.seat, (bots.HintLine(first, None, 1.0, 0, False, Reason("only")),)
         )
 
     monkeypatch.setattr(bots, "hint", slow_hint, raising=False)
@@ -104,7 +105,7 @@ def test_graceful_shutdown_closes_streams_and_lets_calls_finish(monkeypatch):
             await asyncio.sleep(0.2)
             await running.stop(grace=3)
             reply = await hint  # in flight when the stop began: it finishes
-            assert reply.reason == "thought about it"
+            assert reply.reason == "the only legal choice"
             updates = await asyncio.wait_for(follower, 3)
             assert updates[-1].closed.reason == "the server is shutting down"
             await asyncio.wait_for(watcher, 3)

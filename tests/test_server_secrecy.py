@@ -264,13 +264,15 @@ def test_a_resumed_snapshot_mid_hand_reveals_nothing():
 
 def test_hints_see_only_the_seat_view_and_name_only_its_moves(monkeypatch):
     import cursedbottle.bots as bots
+    from cursedbottle.bots.hints import Reason
 
     received: list[SeatView] = []
 
     def fake_hint(view, seed, budget):
         received.append(view)
         lines = tuple(
-            bots.HintLine(a, 1.0, 0.5, 2, False, "test") for a in view.legal_actions
+            bots.HintLine(a, 1.0, 0.5, 2, False, Reason("dumps", a.card))
+            for a in view.legal_actions
         )
         return bots.Hint(view.seat, lines)
 
