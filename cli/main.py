@@ -33,7 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly, with the shell's status for it
+        print("cursed-bottle: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Outside tools check the solver through this command (FORMATS.md), so stdout
 carries one JSON object and nothing else; a missing file, bad JSON or a
 malformed or impossible position is exit status 2 with one line on stderr
-that names the file and the problem.
+that names the file and the problem; a search that passes `--time-limit` is
+exit status 3 (one line: how long and how many nodes).
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("position", metavar="POSITION.json", help="the position; - reads stdin")
     p.add_argument(
         "--indent", type=int, default=None, metavar="N", help="pretty-print with N spaces"
+    )
+    p.add_argument(
+        "--time-limit", type=float, default=None, metavar="SECONDS",
+        help="give up after this much search (exit 3); early positions, above all of "
+        "Devil's Eye, can take minutes. Ctrl-C stops a search too",
     )
     p.add_argument(
         "--reference",
@@ -68,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         from cursedbottle.solver import solve
 
-        solution = solve(position)
+        if args.time_limit is not None and args.time_limit <= 0:
+            return fail(f"--time-limit: {args.time_limit:g} is not a positive number of seconds")
+        try:
+            solution = solve(position, time_limit=args.time_limit)
+        except TimeoutError as exc:
+            print(f"cursed-bottle: {source}: {exc}", file=sys.stderr)
+            return 3
     print(json.dumps(solution.to_json(), indent=args.indent))
     return 0

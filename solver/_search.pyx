@@ -14,7 +14,9 @@ below runs without the GIL.
 
 import threading
 
+from cpython.exc cimport PyErr_Clear
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint64_t
+from libc.time cimport CLOCKS_PER_SEC, clock
 
 cdef extern from *:
     """
@@ -104,6 +106,9 @@ LAST_STATS = {}
 #: `avoid` keeps no table entries for the last TT_MIN tricks: re-searching
 #: them costs less than the cache misses of the probes (measured).
 cdef int TT_MIN = 1
+#: How often (in nodes) a search looks at the clock and for signals: some
+#: milliseconds apart, too rare to cost anything.
+cdef int64_t CHECK_MASK = 0xFFFF
 #: Ordering weights of `avoid` (measured: the count of the root seat's cards
 #: below the price is the feature that matters, 4x fewer nodes than without).
 cdef int OWN_W = 1
@@ -160,6 +165,15 @@ cdef struct Ctx:
     int64_t nodes
     int64_t probes
     int64_t avoid_nodes
+    #: Stop early: once set every search returns at once and the values are void.
+    bint stop
+    #: Stop after this much CPU time (`clock()` seconds; 0: never), or when a
+    #: signal handler raises (Ctrl-C; only in the main thread, where Python
+    #: runs them); checked every CHECK_MASK + 1 nodes.
+    double deadline
+    bint watch_signals
+    bint timed_out
+    bint interrupted
 
 
 cdef struct State:
@@ -178,6 +192,33 @@ cdef struct State:
     int8_t sprice
     int8_t scard
     int8_t sowner
+
+
+cdef extern from "Python.h":
+    # Declared here without Cython's `except -1`: the raised exception is handled
+    # by hand below, not propagated out of a function that cannot raise.
+    int PyErr_CheckSignals()
+
+
+cdef bint signal_pending() noexcept with gil:
+    """Whether a signal handler raised (Ctrl-C); the exception is dropped here and
+    raised again once the search has unwound."""
+    if PyErr_CheckSignals() == 0:
+        return False
+    PyErr_Clear()
+    return True
+
+
+cdef inline bint should_stop(Ctx* c) noexcept nogil:
+    """Whether the search must give up now (see Ctx.stop)."""
+    if c.stop:
+        return True
+    if (c.nodes & CHECK_MASK) == 0:
+        if c.deadline > 0 and <double>clock() / CLOCKS_PER_SEC > c.deadline:
+            c.stop = c.timed_out = True
+        elif c.watch_signals and signal_pending():
+            c.stop = c.interrupted = True
+    return c.stop
 
 
 cdef inline uint64_t bit(int c) noexcept nogil:
@@ -786,6 +827,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     cdef State child
     c.nodes += 1
     c.avoid_nodes += 1
+    if should_stop(c):
+        return 0
     for i in range(c.nholders):
         inplay |= s.hand[i]
     if inplay == 0:
@@ -882,6 +925,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int64_t score[MAXC]
     cdef int64_t tmp
     c.nodes += 1
+    if should_stop(c):
+        return 0
     inplay = s.tmask
     for i in range(c.nholders):
         inplay |= s.hand[i]
@@ -1039,7 +1084,7 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     if guess > hi:
         guess = hi
     b = guess if guess > lo else lo + 1
-    while lo < hi:
+    while lo < hi and not c.stop:
         g = search(c, s, b - 1, b)
         c.probes += 1
         if g < b:
@@ -1107,7 +1152,7 @@ def solve_state(
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
     list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
     int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
-    bint free=False,
+    bint free=False, double time_limit=0,
 ):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
@@ -1125,6 +1170,9 @@ def solve_state(
     cards (their reasoning assumes one bottle whose price only falls).
     `free` is Devil's Eye: holders 2p and 2p + 1 are one seat's two hands,
     `order` names the first, and each card may come from either.
+    `time_limit` (CPU seconds, 0: none) raises TimeoutError when passed; in
+    the main thread a Ctrl-C stops the search too (KeyboardInterrupt), though
+    it runs without the GIL.
 
     Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
     in the deck (the key's fields).
@@ -1171,6 +1219,9 @@ def solve_state(
     c.pile = pile
     c.opts = opts
     c.nodes = 0
+    c.stop = c.timed_out = c.interrupted = False
+    c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
+    c.watch_signals = threading.current_thread() is threading.main_thread()
     c.probes = 0
     c.avoid_nodes = 0
     for i in range(MAXC):
@@ -1258,7 +1309,7 @@ def solve_state(
                     inplay |= s.hand[i]
                 reps = representatives(&c, &s, h, legal, inplay) if opts & OPT_EQUIV else legal
                 guess = s.taken
-                while reps:
+                while reps and not c.stop:
                     card = cb_hibit(reps)
                     reps &= ~bit(card)
                     child = s
@@ -1278,6 +1329,12 @@ def solve_state(
             _TABLE_LOCK.release()
         else:
             cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
+    if c.interrupted:
+        raise KeyboardInterrupt
+    if c.timed_out:
+        raise TimeoutError(
+            f"no answer within {time_limit:g} s of search ({c.nodes:,} nodes searched)"
+        )
     out = {}
     for card in range(MAXC):
         if (legal >> card) & 1:

@@ -71,13 +71,18 @@ def _side(hand: Hand, root: int) -> tuple[int, int]:
 
 
 def solve_hand(
-    hand: Hand, opts: int | None = None, tt_bits: int | None = None, key_cap: int | None = None
+    hand: Hand,
+    opts: int | None = None,
+    tt_bits: int | None = None,
+    key_cap: int | None = None,
+    time_limit: float | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move).
 
     The values are the seat's score as it counts: in the Bottle Imp's team
     mode the side's (RULES: partners both get their sum, a seat alone double).
-    `key_cap` is for the tests (see `_search.solve_state`).
+    `key_cap` is for the tests (see `_search.solve_state`).  Past `time_limit`
+    seconds of search it raises TimeoutError; Ctrl-C stops it in the main thread.
     """
     if hand.phase is not Phase.PLAY:
         raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
@@ -120,15 +125,18 @@ def solve_hand(
             if shelf else ()
         ),
         free=hand.rules.devils_eye,
+        time_limit=time_limit or 0,
     )
     cards = deck.cards
     return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)
 
 
-def solve(position: Position | Hand, opts: int | None = None) -> Solution:
+def solve(
+    position: Position | Hand, opts: int | None = None, time_limit: float | None = None
+) -> Solution:
     """RULES.md's double-dummy question for the seat to move, one value per legal card."""
     hand = position.to_hand() if isinstance(position, Position) else position
-    return solve_hand(hand, opts)
+    return solve_hand(hand, opts, time_limit=time_limit)
 
 
 @dataclass(frozen=True)

@@ -138,3 +138,50 @@ def test_lopaka_to_move_values_one_card(tmp_path, capsys) -> None:
     assert out["seat"] == 2
     assert list(out["values"]) == ["10S"]  # his policy leads his highest card
     assert out["best"] == ["10S"]
+
+
+def _early_devils_eye(tmp_path) -> Path:
+    """Devil's Eye at the first lead: far beyond a quick exact search."""
+    import random
+
+    from cursedbottle.engine.rules import Edition, Rules
+    from cursedbottle.solver.sampling import random_position
+
+    pos = random_position(Rules(2, edition=Edition.BOTTLE_IMP), random.Random(1), 8, in_trick=0)
+    path = tmp_path / "early.json"
+    path.write_text(json.dumps(pos.to_json()))
+    return path
+
+
+def test_a_time_limit_gives_up_with_exit_3(tmp_path, capsys) -> None:
+    path = _early_devils_eye(tmp_path)
+    assert main(["solve", str(path), "--time-limit", "0.3"]) == 3
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no answer within 0.3 s of search" in captured.err and "nodes searched" in captured.err
+    assert main(["solve", str(path), "--time-limit", "0"]) == 2
+    assert "--time-limit: 0 is not a positive number of seconds" in capsys.readouterr().err
+    # the search gave up cleanly: the next solve is exact again
+    example = tmp_path / "example.json"
+    example.write_text(json.dumps(FORMATS_EXAMPLE))
+    assert main(["solve", str(example), "--time-limit", "30"]) == 0
+    assert json.loads(capsys.readouterr().out)["values"] == {"AH": 23, "5H": -8}
+
+
+def test_ctrl_c_stops_a_long_search_at_once(tmp_path) -> None:
+    """The search runs without the GIL; it still looks for Ctrl-C every few ms."""
+    import signal
+    import time
+
+    script = Path(sys.executable).parent / "cursed-bottle"
+    path = _early_devils_eye(tmp_path)
+    process = subprocess.Popen(
+        [str(script), "solve", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3.0)  # well into the search (the interpreter starts in well under that)
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=10)
+    assert process.returncode == 130 and out == ""
+    assert err.strip() == "cursed-bottle: interrupted"
