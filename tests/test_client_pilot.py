@@ -164,6 +164,17 @@ def test_german_labels():
                 await pilot.press("question_mark")
                 await pilot.pause()
                 assert "Ausführliche Regeln" in screen_text(app)
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is screen)
+                # The server sends each hint reason as data (`why`): said in German here.
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
+                await until(pilot, lambda: screen.hint is not None, timeout=60)
+                assert {a.why.kind for a in screen.hint.actions} == {"pile"}
+                await until(pilot, lambda: "unter die Flasche" in screen_text(app))
+                assert "under the bottle" not in screen_text(app)
+                # the English text stays on the wire for clients that know no `why`
+                assert all("under the bottle" in a.reason for a in screen.hint.actions)
 
     run(main())
 
@@ -344,25 +355,3 @@ def test_quitting_a_lan_game_gives_the_seat_up():
 
     run(main())
 
-
-def test_a_hint_speaks_the_tables_language():
-    """The server sends each reason as data (`why`); a German table says it in German."""
-
-    async def main():
-        async with local_server() as target:
-            app = quick_app(target, game_pb2.Rules(players=3, hands=1), lang="de")
-            async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen._step() == "pile")
-                await pilot.press("h")
-                await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
-                await until(pilot, lambda: screen.hint is not None, timeout=60)
-                whys = {a.why.kind for a in screen.hint.actions}
-                assert whys == {"pile"}
-                await until(pilot, lambda: "unter die Flasche" in screen_text(app))
-                assert "under the bottle" not in screen_text(app)
-                # the English text stays on the wire for clients that know no `why`
-                assert all("under the bottle" in a.reason for a in screen.hint.actions)
-
-    run(main())
