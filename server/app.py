@@ -30,7 +30,9 @@ SERVER_OPTIONS = (
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
+    # Clients may ping every 10 s on an idle stream (the name gRPC core reads:
+    # GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS).
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ("grpc.http2.max_ping_strikes", 2),
     ("grpc.max_receive_message_length", 1 << 20),
     # A second server on the same port must fail, not silently share the clients.

@@ -12,6 +12,7 @@ import sys
 import time
 
 import grpc
+import pytest
 from cursedbottle.v1 import table_pb2, table_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
@@ -203,14 +204,37 @@ def test_the_serve_command_refuses_a_foreign_or_corrupt_database_and_leaves_it_a
         assert sorted(p.name for p in tmp_path.iterdir()) == ["garbage.db", "notes.db"]
 
 
-def test_keepalive_settings_stay_inside_grpcs_ping_limits():
+@pytest.mark.slow
+def test_an_idle_stream_survives_pings_just_above_the_servers_floor():
+    """A seat waiting for a slow friend: the stream carries nothing for a while and
+    the client's keepalive pings it.  Pings at the server's floor of 10 s (ours come
+    every 20 s) must be welcome: a server that counts them as abuse sends GOAWAY on
+    the third and every idle client sees a spurious reconnect (seen in a terminal
+    before this test: the floor's option had a name gRPC does not know)."""
     from cursedbottle.server import CLIENT_OPTIONS, SERVER_OPTIONS
 
-    server, client = dict(SERVER_OPTIONS), dict(CLIENT_OPTIONS)
-    floor = server["grpc.http2.min_recv_ping_interval_without_data_ms"]
-    assert client["grpc.keepalive_time_ms"] > floor, "clients never ping too often"
-    assert server["grpc.keepalive_time_ms"] >= floor
-    # A vanished peer is noticed within a minute.
+    server = dict(SERVER_OPTIONS)
+    floor = server["grpc.http2.min_ping_interval_without_data_ms"]
+    assert dict(CLIENT_OPTIONS)["grpc.keepalive_time_ms"] > floor
     assert server["grpc.keepalive_time_ms"] + server["grpc.keepalive_timeout_ms"] <= 60_000
-    assert server["grpc.keepalive_permit_without_calls"] == 1
-    assert server["grpc.http2.max_pings_without_data"] == 0  # idle streams may be pinged
+    eager = {**dict(CLIENT_OPTIONS), "grpc.keepalive_time_ms": floor + 1_000}
+
+    async def main():
+        async with serving() as (running, _):
+            channel = grpc.aio.insecure_channel(
+                f"127.0.0.1:{running.port}", options=tuple(eager.items())
+            )
+            stub = table_pb2_grpc.CursedBottleStub(channel)
+            table_id, _host = await create(stub, rules(3, hands=1), seed="idle")
+            (seat,) = await seat_humans(stub, table_id, 1)
+            call = stub.Subscribe(
+                table_pb2.SubscribeRequest(table_id=table_id, token=seat.token)
+            )
+            await call.read()  # the snapshot; then nothing happens at the table
+            # Three pings and more: the third strike would close the connection.
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(call.read()), 3.5 * (floor + 1_000) / 1000)
+            call.cancel()
+            await channel.close()
+
+    run(main(), timeout=90)
