@@ -216,7 +216,7 @@ class QuitScreen(ModalScreen[str | None]):
     ]
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
-    #quitbox { width: 64; height: auto; border: thick $warning; background: $panel;
+    #quitbox { width: 74; height: auto; border: thick $warning; background: $panel;
                padding: 0 1; }
     """
 
@@ -492,6 +492,7 @@ class CreateScreen(ModalScreen[dict | None]):
 
     def on_mount(self) -> None:
         self.query_one("#form").border_title = self.tr("create")
+        self.query_one("#name", Input).focus()  # Tab then walks the choices in order
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:

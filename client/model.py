@@ -297,7 +297,7 @@ class TableModel:
         winner = self.game_ended.winner
         if self.teams and self.partner(winner) is not None:
             return self.tr("game_over_line_team", name=self.side_name(winner))
-        return self.tr("game_over_line", name=self.name(winner))
+        return self.addressed("game_over_line", winner, name=self.name(winner))
 
     # ---------------------------------------------------------------- updates
 
@@ -343,12 +343,16 @@ class TableModel:
         if self.turn_seq < sequence:  # the legal moves we hold are from before the action
             self.legal = []
 
-    def _say(self, key: str, who: int | None = None, **params: object) -> None:
-        """Log a line; when `who` is this seat, the line addressed to "you" if the
-        language has one (English "You win", not "You wins")."""
+    def addressed(self, key: str, who: int | None = None, **params: object) -> str:
+        """The text of `key`; when `who` is this seat, the one addressed to "you" if
+        the language has it (English "You win", not "You wins")."""
         if who is not None and who == self.me and self.tr.has(key + "_you"):
             key += "_you"
-        self.log.append(self.tr(key, **params))
+        return self.tr(key, **params)
+
+    def _say(self, key: str, who: int | None = None, **params: object) -> None:
+        """Log a line (addressed to "you" where it is about this seat)."""
+        self.log.append(self.addressed(key, who, **params))
 
     def _remove(self, key: Key, card: game_pb2.Card) -> None:
         cards = self.holdings.get(key)
@@ -428,7 +432,7 @@ class TableModel:
             if self.teams and self.partner(m.winner) is not None:
                 self._say("log_game_end_team", name=self.side_name(m.winner))
             else:
-                self._say("log_game_end", name=self.name(m.winner))
+                self._say("log_game_end", who=m.winner, name=self.name(m.winner))
 
     def _pass_chosen(self, m: game_pb2.PassChosen, stage: int) -> None:
         """A pass laid face down: it leaves the giver's stage hand (ours: which card)."""

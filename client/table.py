@@ -405,8 +405,8 @@ class TableScreen(Screen):
             out.append("\n")
             if not m.trick:
                 key = "trick_buys" if t.bought else "trick_to"
-                out.append("→ " + tr(key, name=m.name(t.winner), price=tr.card(t.price)) + "\n",
-                           style="italic")
+                said = m.addressed(key, t.winner, name=m.name(t.winner), price=tr.card(t.price))
+                out.append("→ " + said + "\n", style="italic")
             return out
         if m.trick:
             out.append(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
@@ -422,8 +422,8 @@ class TableScreen(Screen):
                 out.append_text(card_text(tr, p.card, "bold" if p.seat == t.winner else "dim"))
                 out.append("\n")
             key = "trick_buys" if t.bought else "trick_to"
-            out.append("  → " + tr(key, name=m.name(t.winner), price=tr.card(t.price)) + "\n",
-                       style="italic")
+            said = m.addressed(key, t.winner, name=m.name(t.winner), price=tr.card(t.price))
+            out.append("  → " + said + "\n", style="italic")
         return out
 
     def _opens_text(self) -> Text:

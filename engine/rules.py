@@ -79,7 +79,10 @@ class Rules:
         if self.teams and not (original and self.players >= 4):
             raise RulesError("teams: the team mode is the Bottle Imp's, for 4 to 6 players")
         if self.singles and not (self.teams and self.players == 6):
-            raise RulesError("singles: two playing alone (2-2-1-1) is a six-player team mode")
+            raise RulesError(
+                "singles: two playing alone (2-2-1-1) is a split of the team mode for six: "
+                "it needs teams and 6 players"
+            )
         if self.second_bottle and not (original and self.players >= 5):
             raise RulesError(
                 "second_bottle: the second bottle is the Bottle Imp's, for 5 or 6 players"

@@ -383,3 +383,15 @@ def _temporary_data_dir(tmp_path_factory):
         os.environ.pop("XDG_DATA_HOME", None)
     else:
         os.environ["XDG_DATA_HOME"] = old
+
+
+@pytest.fixture
+def tmux():
+    """A private tmux server for a real-terminal test (tests/tmux_support.py)."""
+    from tmux_support import Tmux
+
+    t = Tmux()
+    try:
+        yield t
+    finally:
+        t.close()

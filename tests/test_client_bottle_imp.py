@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from client_support import (
     SIZE,
     create_and_list,
@@ -27,7 +26,7 @@ from client_support import (
 from cursedbottle.client.table import RulesScreen
 from cursedbottle.client.widgets import HandView
 from cursedbottle.v1 import game_pb2
-from test_client_tmux import SCRIPT, Tmux, play_until_over, quit_cleanly, wait_for
+from tmux_support import SCRIPT, play_until_over, quit_cleanly, wait_for
 
 IMP = game_pb2.GAME_BOTTLE_IMP
 FACE = re.compile(r"^\d+(\.5)?[YBR]$")
@@ -293,15 +292,6 @@ def test_the_new_table_form_offers_the_bottle_imp():
 # ------------------------------------------------------------ a real terminal
 
 
-@pytest.fixture
-def tmux():
-    t = Tmux()
-    try:
-        yield t
-    finally:
-        t.close()
-
-
 def test_five_players_in_a_real_terminal(tmux):
     """`cursed-bottle play --game bottle-imp --players 5` in tmux, to the end of the hand."""
     command = (f"{SCRIPT} play --game bottle-imp --players 5 --bots random --game-hands 1 "
@@ -323,3 +313,20 @@ def test_five_players_in_a_real_terminal(tmux):
     end = tmux.screen("main")
     assert "Game over:" in end and "Bottle Imp · Hand 1" in end, end
     quit_cleanly(tmux, "main")
+
+
+def test_devils_eye_in_a_real_terminal(tmux):
+    """Two players: two pile cards and two passes from the second hand, then 16 cards
+    from either row, typed as a person would."""
+    command = (f"{SCRIPT} play --game bottle-imp --players 2 --lang en --bots rule "
+               "--bot-delay 0 --seed 3 --game-hands 1")
+    tmux.start("eye", command)
+    wait_for(tmux, "eye", "Devil's Eye")
+    steps = play_until_over(tmux, ["eye"])["eye"]
+    assert steps.count("pile") >= 2 and steps.count("pass") >= 2, steps
+    assert steps.count("play") >= 16, steps
+    text = tmux.screen("eye")
+    assert "Game over:" in text
+    # the player is addressed as "you": never "You takes it" / "You wins"
+    assert "You takes" not in text and "You wins" not in text and "You buys" not in text
+    quit_cleanly(tmux, "eye")
