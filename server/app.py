@@ -19,9 +19,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .runner import BotRunner
 from .service import SERVICE, CursedBottleService, add_to_server
 from .store import Store, restore
-from .tables import BotRunner, Lobby, Table
+from .tables import Lobby, Table
 
 log = logging.getLogger("cursedbottle.server")
 

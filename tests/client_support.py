@@ -137,7 +137,8 @@ def scripted_table(rules, seed: str = "snapshots", names=("Ann", "Bob", "Cleo", 
     network and no clock: the same messages a seat would receive, for screenshots.
 
     Stops before the human seat 0 would act once `until_event(table)` holds."""
-    from cursedbottle.server.tables import BotRunner, Table
+    from cursedbottle.server.runner import BotRunner
+    from cursedbottle.server.tables import Table
 
     runner = BotRunner(workers=1, hint_workers=1)
     table = Table("snap", "Ann's table", rules, runner, seed=seed, first_dealer=rules.players - 1)

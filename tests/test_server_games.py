@@ -343,7 +343,8 @@ def test_a_bot_added_mid_game_takes_over_an_empty_seat():
 
 
 def test_finished_tables_make_room_for_new_ones():
-    from cursedbottle.server.tables import BotRunner, Lobby
+    from cursedbottle.server.runner import BotRunner
+    from cursedbottle.server.tables import Lobby
 
     async def main():
         async with serving(lobby=Lobby(BotRunner(2), max_tables=2)) as (running, stub):
