@@ -51,11 +51,14 @@ def sample_deal(view: SeatView, rng: random.Random) -> Deal:
         raise InconsistentView(
             f"{len(unseen)} unseen cards for {sum(room.values())} hidden places"
         )
-    # Which suits each place may still take (a void rules a suit out; the pile
-    # takes anything).
-    suits = range(len(deck.suit_masks))
+    # Which suits each place may still take, as the deck's own suit indices
+    # (`deck.suits[i]` is the `Suit` of index i; the view names voids by
+    # `Suit`): a void rules a suit out, the pile takes anything.
     allowed = {
-        p: frozenset(s for s in suits if p == PILE or s not in view.voids[p]) for p in room
+        p: frozenset(
+            i for i, suit in enumerate(deck.suits) if p == PILE or suit not in view.voids[p]
+        )
+        for p in room
     }
     need = [0] * len(deck.suit_masks)
     for c in unseen:

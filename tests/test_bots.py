@@ -72,8 +72,36 @@ def test_a_searching_bot_takes_its_budget_after_a_colon():
     assert bot.name == "strong:0.25" and bot.budget == 0.25
     for bad, message in [
         ("rule:1", "takes no time budget"),
-        ("strong:soon", "is not a number of seconds"),
+        ("strong:soon", "neither seconds"),
         ("strong:0", "must be positive"),
+        ("strong:n0", "at least 1"),
+        ("strong:nmany", "not a whole number of deals"),
+        ("rule:n4", "takes no time budget"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)
+
+
+def test_a_searching_bot_takes_a_number_of_deals_instead_of_seconds():
+    """`strong:n3` guesses exactly three deals per decision, whatever the clock:
+    its choice is the search's best over three deals from the same seed."""
+    import random
+
+    from cursedbottle.bots.search import evaluate
+    from cursedbottle.engine.events import Phase
+    from cursedbottle.engine.rules import Edition
+
+    bot = make_bot("strong:n3", 5)
+    assert bot.name == "strong:n3" and bot.budget is None and bot.samples == 3
+    # The Bottle Imp at three takes its setup from the tips, so the bot's own
+    # generator is untouched until its first card.
+    game = Game(Rules(3, edition=Edition.BOTTLE_IMP, hands=1), seed="deals")
+    tips = make_bot("heuristic", 1)
+    seat = game.to_act()[0]
+    while game.hand.phase is not Phase.PLAY or len(game.legal_actions(seat)) < 2:
+        game.apply(tips.act(game.view(game.player_at(seat))))
+        seat = game.to_act()[0]
+    view = game.view(game.player_at(seat))
+    ranked = evaluate(view, random.Random(5), budget=None, samples=3)
+    assert ranked[0].samples == 3
+    assert bot.act(view) == ranked[0].action
