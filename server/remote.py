@@ -85,7 +85,9 @@ class RemoteSeat:
         action = self.choose(list(legal))
         try:
             reply = await self.stub.Act(
-                table_pb2.ActRequest(table_id=self.table_id, token=self.token, action=action)
+                table_pb2.ActRequest(
+                    table_id=self.table_id, token=self.token, action=action, turn_sequence=sequence
+                )
             )
         except grpc.aio.AioRpcError as exc:
             # E.g. the seat was left meanwhile: the stream says what comes next.

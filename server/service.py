@@ -168,7 +168,8 @@ class CursedBottleService:
             raise invalid("MALFORMED", "action: missing (pile, pass_card, choose_open or play)")
         if request.action.HasField("seat"):
             _seat_number(request.action.seat, "action.seat")
-        return table_pb2.ActResponse(sequence=table.act(player, request.action))
+        turn = request.turn_sequence if request.HasField("turn_sequence") else None
+        return table_pb2.ActResponse(sequence=table.act(player, request.action, turn))
 
     async def Hint(self, request, context) -> table_pb2.HintResponse:
         table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
@@ -178,6 +179,7 @@ class CursedBottleService:
         game = table.game
         if game is None or game.is_over:
             raise precondition("NOT_PLAYING", "hints are for a game in progress")
+        table.check_holds(player)
         if game.seat_of(player) not in game.to_act():
             raise precondition("NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to do")
         view = game.view(player)

@@ -83,6 +83,14 @@ class Seat:
     streams: int = 0
     #: A bot playing for an absent human (or for an empty seat once the game runs).
     stand_in: Bot | None = None
+    #: The hand from which the holder plays and sees the seat (0: from the start).  A
+    #: seat taken during a hand is the holder's from the next one: its hidden cards of
+    #: the hand under way were someone else's (a bot's, or a person's who left).
+    from_hand: int = 0
+
+    def waits(self, hand_number: int) -> bool:
+        """Whether the seat's holder is still waiting for the hand that makes it theirs."""
+        return hand_number < self.from_hand
 
     def player(self) -> Bot | None:
         """The bot that moves for this seat now, if any."""
@@ -188,6 +196,8 @@ class Table:
         #: Bumped on every change of TableInfo, so streams know to resend it.
         self.info_version = 0
         self._thinking: dict[int, asyncio.Task] = {}
+        #: Per player: the log's length after its last action (stale acts are refused).
+        self._acted: dict[int, int] = {}
         self._absence: dict[int, asyncio.Task] = {}
         self._public_cache: dict[int, game_pb2.GameEvent] = {}
         self._deals: dict[int, game_pb2.HandDeal] = {}
@@ -243,6 +253,7 @@ class Table:
                 bot=seat.bot_name if seat.kind is SeatKind.BOT else "",
                 connected=seat.streams > 0,
                 stand_in=seat.stand_in is not None,
+                from_hand=seat.from_hand,
             )
         if self.rules.lopaka:
             out.seats.add(seat=self.rules.players, kind=table_pb2.SEAT_KIND_LOPAKA, name="Lopaka")
@@ -261,9 +272,25 @@ class Table:
     def snapshot(self, player: int | None) -> table_pb2.Snapshot:
         out = table_pb2.Snapshot(sequence=self.sequence)
         out.table.CopyFrom(self.info())
-        if self.game is not None and player is not None:
+        if self.game is not None and player is not None and self.holds(player):
             out.view.CopyFrom(wire.view_msg(self.game.view(player)))
         return out
+
+    def holds(self, player: int) -> bool:
+        """Whether the seat's holder plays and sees it now (not while waiting for the
+        hand that makes a seat taken mid-game theirs)."""
+        return self.game is None or not self.seats[player].waits(len(self.game.hands))
+
+    def check_holds(self, player: int) -> None:
+        """Refuse what only the seat's holder may do (act, ask a hint) while it waits."""
+        seat = self.seats[player]
+        if not self.holds(player):
+            taken = seat.from_hand - 1
+            raise precondition(
+                "NEXT_HAND",
+                f"you took seat {player} during hand {taken}: a bot plays it to the end of "
+                f"that hand, and it is yours from hand {seat.from_hand} on",
+            )
 
     def turn(self, player: int | None) -> table_pb2.TurnUpdate:
         game = self.game
@@ -274,7 +301,7 @@ class Table:
         seats = wire.current_map(game)
         to_act = game.to_act()
         out.to_act.extend(seats.to_wire[s] for s in to_act)
-        if player is not None:
+        if player is not None and self.holds(player):
             seat = game.seat_of(player)
             if seat in to_act:
                 out.legal_actions.extend(
@@ -283,9 +310,26 @@ class Table:
         return out
 
     def event_msgs(self, player: int | None, start: int, end: int) -> Iterator[game_pb2.GameEvent]:
-        """The log's events [start, end) as `player` may see them (None: a spectator)."""
+        """The log's events [start, end) as `player` may see them (None: a spectator).
+
+        A seat taken mid-game sees the hands before its own as a spectator does."""
         game = self.game
         if game is None:
+            return
+        limit = self.seats[player].from_hand if player is not None else 0
+        if limit and start < end and game.hand_of_event(start) < limit:
+            split = start
+            while split < end and game.hand_of_event(split) < limit:
+                split += 1
+            yield from self._event_msgs(None, start, split)
+            start = split
+        yield from self._event_msgs(player, start, end)
+
+    def _event_msgs(
+        self, player: int | None, start: int, end: int
+    ) -> Iterator[game_pb2.GameEvent]:
+        game = self.game
+        if start >= end:
             return
         players = self.rules.players
         for seq, event in game.events_for(player, start):
@@ -346,10 +390,33 @@ class Table:
         self._on_token(seat.token, self)
         log.info("table %s: %s joins seat %d", self.table_id, seat.name, seat.number)
         if self.state is State.PLAYING:
-            self._end_stand_in(seat)
-            self._watch_absence(seat)
+            self._take_over(seat)
         self._changed()
         return seat.number, seat.token
+
+    def _take_over(self, seat: Seat) -> None:
+        """A seat joined during a game: its cards of the hand under way were someone
+        else's, so a bot plays that hand out and the holder's hand is the next one."""
+        seat.from_hand = len(self.game.hands) + 1
+        if seat.stand_in is None:
+            seed = stable_seed(self.seed, "stand-in", seat.number)
+            seat.stand_in = make_bot(self.stand_in_bot, seed=seed)
+        log.info(
+            "table %s: seat %d is %s's from hand %d",
+            self.table_id,
+            seat.number,
+            seat.name,
+            seat.from_hand,
+        )
+        self._drive()
+
+    def _hand_started(self, number: int) -> None:
+        """Seats taken during the last hand become their holders'."""
+        for seat in self.seats:
+            if seat.kind is SeatKind.HUMAN and seat.from_hand == number:
+                self._end_stand_in(seat)
+                self._watch_absence(seat)
+                self._changed()
 
     def leave(self, player: int) -> None:
         seat = self.seats[player]
@@ -357,7 +424,7 @@ class Table:
         self._save_seat(player, SeatKind.EMPTY, "")
         log.info("table %s: %s leaves seat %d", self.table_id, seat.name, player)
         seat.kind, seat.name, seat.token, seat.streams = SeatKind.EMPTY, "", None, 0
-        seat.token_hash = None
+        seat.token_hash, seat.from_hand = None, 0
         if token:
             self._on_token(token, None)
         for sub in list(self.subscribers):
@@ -425,8 +492,13 @@ class Table:
 
     # ------------------------------------------------------------------- play
 
-    def act(self, player: int, action: game_pb2.Action) -> int:
-        """Apply a person's action; refusals change nothing.  Returns the log's length."""
+    def act(
+        self, player: int, action: game_pb2.Action, turn_sequence: int | None = None
+    ) -> int:
+        """Apply a person's action; refusals change nothing.  Returns the log's length.
+
+        `turn_sequence`: the TurnUpdate the action answers; a turn the seat has
+        already answered (a double-sent act, a stand-in's move) is refused."""
         game = self.game
         if game is None:
             raise precondition(
@@ -436,15 +508,34 @@ class Table:
             raise denied(
                 "NOT_YOUR_SEAT", f"your token is for seat {player}, not for seat {action.seat}"
             )
+        self.check_holds(player)
+        if turn_sequence is not None:
+            self._check_turn(player, turn_sequence)
         engine_action = wire.action_from_msg(action, player, game)
         self._apply(engine_action)
         self._end_stand_in(self.seats[player])  # the person is back
         return self.sequence
 
+    def _check_turn(self, player: int, turn_sequence: int) -> None:
+        if turn_sequence > self.sequence:
+            raise invalid(
+                "MALFORMED",
+                f"turn_sequence: {turn_sequence} is ahead of the table's log "
+                f"({self.sequence} events)",
+            )
+        acted = self._acted.get(player, 0)
+        if acted > turn_sequence:
+            raise precondition(
+                "STALE_TURN",
+                f"seat {player} has already moved since that turn (sequence {turn_sequence}); "
+                "this action was meant for a turn that is over, so nothing changed",
+            )
+
     def _apply(self, action) -> None:
         game = self.game
         before = len(game.events)
         hands_before = len(game.hands)
+        mover = game.player_at(action.seat)
         try:
             game.apply(action)
         except IllegalAction as exc:
@@ -458,6 +549,10 @@ class Table:
                 self.game = Game.replay(self.rules, self.seed, game.actions[:-1], self.first_dealer)
                 raise _storage_failed(exc) from None
         self.times.extend([now] * (len(game.events) - before))
+        if mover is not None:
+            self._acted[mover] = len(game.events)
+        if len(game.hands) > hands_before and not game.is_over:
+            self._hand_started(len(game.hands))
         if game.is_over:
             self.state = State.FINISHED
             log.info(
@@ -566,6 +661,8 @@ class Table:
             self._drive()
 
     def _end_stand_in(self, seat: Seat) -> None:
+        if self.game is not None and seat.waits(len(self.game.hands)):
+            return  # the stand-in plays out the hand the seat was taken in
         task = self._absence.pop(seat.number, None)
         if task is not None:
             task.cancel()

@@ -1,0 +1,222 @@
+"""A seat that changes hands during a game, and acts that answer a turn already over.
+
+The attack this guards against: a seated player removes a bot mid-hand, joins its
+seat with a fresh token, reads the bot's hidden cards, leaves and puts the bot back.
+A seat taken during a hand is its holder's from the next hand only: until then a bot
+plays it and the holder sees what a spectator sees (docs/protocol.md, "Seats").
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from cursedbottle.server.remote import RemoteSeat
+from cursedbottle.v1 import table_pb2
+from test_server_secrecy import Knowledge, cards_in
+from test_server_support import (
+    add_bots,
+    create,
+    refused,
+    rules,
+    run,
+    seat_humans,
+    serving,
+    table_of,
+)
+
+FAILED = grpc.StatusCode.FAILED_PRECONDITION
+
+
+async def _takeover(stub, running):
+    table_id, host = await create(stub, rules(3, hands=2))
+    (me,) = await seat_humans(stub, table_id, 1)
+    await add_bots(stub, table_id, host, 2)
+    await stub.Start(table_pb2.StartRequest(table_id=table_id, token=me.token))
+    table = table_of(running, table_id)
+    bot_cards = {str(c) for c in table.game.view(1).dealt[1]}
+    # Seat 0's token removes the bot of seat 1 and takes its seat.
+    await stub.RemoveBot(table_pb2.RemoveBotRequest(table_id=table_id, token=me.token, seat=1))
+    joined = await stub.Join(table_pb2.JoinRequest(table_id=table_id, seat=1, name="Mallory"))
+    assert joined.table.seats[1].from_hand == 2
+    assert joined.table.seats[1].stand_in, "a bot plays the seat until its holder's hand"
+    taker = RemoteSeat(stub, table_id, joined.token, 1)
+    return table_id, table, me, taker, bot_cards
+
+
+def test_a_seat_taken_mid_hand_shows_nothing_of_that_hand_and_is_played_by_a_bot():
+    async def go():
+        async with serving() as (running, stub):
+            _table_id, table, me, taker, bot_cards = await _takeover(stub, running)
+            playing = [asyncio.create_task(s.play(from_sequence=0)) for s in (me, taker)]
+            await asyncio.wait_for(asyncio.gather(*playing), 30)
+            # Hand 1 as a spectator sees it, hand 2 as seat 1: the checker of the
+            # secrecy tests, told who the stream belongs to at each point.
+            first = taker.updates[0]
+            assert first.WhichOneof("kind") == "snapshot"
+            assert not first.snapshot.HasField("view"), "no seat view before the seat's hand"
+            spectator = Knowledge(None)
+            seat = Knowledge(1)
+            before = []
+            for update in taker.updates:
+                kind = update.WhichOneof("kind")
+                if kind == "batch":
+                    for event in update.batch.events:
+                        judge = seat if event.hand_number >= 2 else spectator
+                        judge.check_event(event)
+                        if event.hand_number == 1 and event.WhichOneof("kind") != "hand_ended":
+                            before.append(event)
+                    if update.batch.turn.legal_actions:
+                        assert any(e.hand_number >= 2 for e in update.batch.events) or any(
+                            e.hand_number >= 2 for e in taker.events
+                        ), "legal actions only once the seat is the holder's"
+            seen_in_hand_1 = set().union(*(cards_in(e) for e in before))
+            played = {
+                e.card_played.card.code for e in before if e.WhichOneof("kind") == "card_played"
+            }
+            assert seen_in_hand_1 <= played, "hand 1 showed the taker only the played cards"
+            assert bot_cards - played == bot_cards - seen_in_hand_1
+            # In hand 2 the seat is the taker's: dealt cards and moves of its own.
+            dealt = [
+                e
+                for e in taker.events
+                if e.hand_number == 2
+                and e.WhichOneof("kind") == "cards_dealt"
+                and e.cards_dealt.seat == 1
+            ]
+            assert dealt and dealt[0].cards_dealt.cards, "hand 2's cards are the taker's"
+            assert taker.actions > 0, "the taker played in hand 2"
+            assert table.game.is_over
+
+    run(go())
+
+
+def test_the_taker_can_neither_act_nor_ask_a_hint_before_its_hand():
+    async def go():
+        async with serving() as (running, stub):
+            table_id, table, _me, taker, _ = await _takeover(stub, running)
+            # Whatever seat 1 may do now (the stand-in's turn or not), the taker may not.
+            game = table.game
+            action = table_pb2.ActRequest(table_id=table_id, token=taker.token)
+            action.action.pile.card.code = "AD"
+            await refused(stub.Act(action), FAILED, "NEXT_HAND")
+            hint = table_pb2.HintRequest(table_id=table_id, token=taker.token, budget_ms=10)
+            message = await refused(stub.Hint(hint), FAILED)
+            assert "NOT_YOUR_TURN" not in message
+            assert len(game.hands) == 1
+            sub = stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id, token=taker.token))
+            async for update in sub:
+                assert update.WhichOneof("kind") == "snapshot"
+                assert not update.snapshot.HasField("view")
+                break
+            sub.cancel()
+
+    run(go())
+
+
+def test_seat_changes_are_public_so_a_swap_cannot_go_unseen():
+    async def go():
+        async with serving() as (running, stub):
+            table_id, _table, me, taker, _ = await _takeover(stub, running)
+            await stub.Leave(table_pb2.LeaveRequest(table_id=table_id, token=taker.token))
+            await add_bots(stub, table_id, me.token, 1)
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            assert info.seats[1].kind == table_pb2.SEAT_KIND_BOT
+            # Seat 0 never held seat 1's hand: its stream named none of those cards.
+            sub = stub.Subscribe(
+                table_pb2.SubscribeRequest(table_id=table_id, token=me.token, from_sequence=0)
+            )
+            knowledge = Knowledge(0)
+            async for update in sub:
+                knowledge.check(update)
+                if update.WhichOneof("kind") == "batch":
+                    break
+            sub.cancel()
+
+    run(go())
+
+
+def test_a_double_sent_act_is_refused_as_stale_not_played_on_the_next_turn():
+    async def go():
+        async with serving() as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=1))
+            seats = await seat_humans(stub, table_id, 3)
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            table = table_of(running, table_id)
+            game = table.game
+            # Everyone lays a pile card; then seat 0 passes twice (two turns in a row).
+            for seat in seats:
+                legal = table.turn(seat.seat).legal_actions
+                await stub.Act(
+                    table_pb2.ActRequest(table_id=table_id, token=seat.token, action=legal[0])
+                )
+            seat = seats[0]
+            legal = table.turn(0).legal_actions
+            request = table_pb2.ActRequest(
+                table_id=table_id, token=seat.token, action=legal[0], turn_sequence=table.sequence
+            )
+            await stub.Act(request)
+            actions = len(game.actions)
+            # The same request again: the seat has moved since that turn.
+            message = await refused(stub.Act(request), FAILED, "STALE_TURN")
+            assert "nothing changed" in message
+            assert len(game.actions) == actions
+            # The same act for the seat's next turn, with that turn's sequence, is fine.
+            legal = table.turn(0).legal_actions
+            request = table_pb2.ActRequest(
+                table_id=table_id, token=seat.token, action=legal[0], turn_sequence=table.sequence
+            )
+            await stub.Act(request)
+            assert len(game.actions) == actions + 1
+            # A turn from the future is malformed.
+            request.turn_sequence = table.sequence + 5
+            await refused(stub.Act(request), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED")
+
+    run(go())
+
+
+def test_stale_acts_from_a_real_race_never_land():
+    """Bots at zero delay and a person who sends every act twice: every second copy
+    is refused, and the person's moves match the acts that were accepted."""
+
+    async def go():
+        async with serving() as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=2))
+            (me,) = await seat_humans(stub, table_id, 1)
+            await add_bots(stub, table_id, host, 2)
+            accepted = refused_stale = 0
+            sub = stub.Subscribe(
+                table_pb2.SubscribeRequest(table_id=table_id, token=me.token, from_sequence=0)
+            )
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            async for update in sub:
+                if update.WhichOneof("kind") == "closed":
+                    break
+                if update.WhichOneof("kind") != "batch" or not update.batch.turn.legal_actions:
+                    continue
+                turn = update.batch.turn
+                request = table_pb2.ActRequest(
+                    table_id=table_id,
+                    token=me.token,
+                    action=turn.legal_actions[0],
+                    turn_sequence=turn.sequence,
+                )
+                results = await asyncio.gather(
+                    stub.Act(request), stub.Act(request), return_exceptions=True
+                )
+                for result in results:
+                    if isinstance(result, grpc.aio.AioRpcError):
+                        assert result.code() in (FAILED,), result.details()
+                        trailing = dict(result.trailing_metadata() or ())
+                        info = table_pb2.ErrorInfo.FromString(trailing["cb-error-bin"])
+                        if info.rule == "STALE_TURN":
+                            refused_stale += 1
+                    else:
+                        accepted += 1
+            table = table_of(running, table_id)
+            mine = sum(1 for a in table.game.actions if a.seat == 0)  # seats = players at 3
+            assert table.game.is_over
+            assert accepted == mine
+            assert refused_stale >= 1
+
+    run(go())
