@@ -22,6 +22,7 @@ from cursedbottle.v1 import table_pb2
 from . import wire
 from .errors import ServiceError, invalid, precondition, shorten
 from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, compute_hint
+from .names import check_shown_text
 from .review import Reviews
 from .tables import Lobby, Subscriber, Table
 
@@ -98,7 +99,7 @@ class CursedBottleService:
         return table_pb2.TableResponse(table=self.lobby.table(_table_id(request.table_id)).info())
 
     async def CreateTable(self, request, context) -> table_pb2.CreateTableResponse:
-        name = _text(request.name, "name", MAX_NAME) or "Table"
+        name = check_shown_text(_text(request.name, "name", MAX_NAME), "name") or "Table"
         rules = wire.rules_from_msg(request.rules)
         password = _text(request.password, "password", MAX_PASSWORD)
         seed = _text(request.seed, "seed", MAX_SEED) if request.HasField("seed") else None
@@ -131,7 +132,7 @@ class CursedBottleService:
 
     async def Join(self, request, context) -> table_pb2.JoinResponse:
         table = self.lobby.table(_table_id(request.table_id))
-        name = _text(request.name, "name", MAX_NAME)
+        name = check_shown_text(_text(request.name, "name", MAX_NAME), "name")
         password = _text(request.password, "password", MAX_PASSWORD)
         number = _seat_number(request.seat) if request.HasField("seat") else None
         seat, token = table.join(name, number, password)

@@ -46,6 +46,7 @@ from .errors import (
     precondition,
     unauthenticated,
 )
+from .names import check_player_name
 from .runner import BotRunner
 
 if TYPE_CHECKING:
@@ -381,6 +382,7 @@ class Table:
         if self.state is State.FINISHED:
             raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
         seat = self._seat(number, want_empty=True)
+        check_player_name(name, (s.name for s in self.seats if s is not seat))
         name = name or f"Player {seat.number}"
         token = secrets.token_urlsafe(24)
         self._save_seat(seat.number, SeatKind.HUMAN, name, token_hash(token))
