@@ -53,6 +53,11 @@ cdef extern from *:
         free(p);
     #endif
     }
+    /* A cancel flag written by another thread: read through volatile, so the
+       compiler never keeps it in a register across the search. */
+    static inline int cb_flag_set(const unsigned char* p) {
+        return p != NULL && *(volatile const unsigned char*)p != 0;
+    }
     static inline int cb_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int cb_hibit(unsigned long long x) { return 63 - __builtin_clzll(x); }
     """
@@ -61,6 +66,7 @@ cdef extern from *:
     int cb_hibit(uint64_t x) nogil
     void* cb_table_alloc(size_t bytes) nogil
     void cb_table_free(void* p, size_t bytes) nogil
+    int cb_flag_set(const unsigned char* p) nogil
 
 cdef enum:
     INF = 30000
@@ -174,6 +180,10 @@ cdef struct Ctx:
     bint watch_signals
     bint timed_out
     bint interrupted
+    #: A `CancelToken`'s flag (solver/cancel.py; NULL: none), set by another
+    #: thread to give up; checked with the clock.
+    const unsigned char* cancel_flag
+    bint cancelled
 
 
 cdef struct State:
@@ -214,7 +224,9 @@ cdef inline bint should_stop(Ctx* c) noexcept nogil:
     if c.stop:
         return True
     if (c.nodes & CHECK_MASK) == 0:
-        if c.deadline > 0 and <double>clock() / CLOCKS_PER_SEC > c.deadline:
+        if cb_flag_set(c.cancel_flag):
+            c.stop = c.cancelled = True
+        elif c.deadline > 0 and <double>clock() / CLOCKS_PER_SEC > c.deadline:
             c.stop = c.timed_out = True
         elif c.watch_signals and signal_pending():
             c.stop = c.interrupted = True
@@ -1152,7 +1164,7 @@ def solve_state(
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
     list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
     int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
-    bint free=False, double time_limit=0,
+    bint free=False, double time_limit=0, cancel=None,
 ):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
@@ -1172,7 +1184,8 @@ def solve_state(
     `order` names the first, and each card may come from either.
     `time_limit` (CPU seconds, 0: none) raises TimeoutError when passed; in
     the main thread a Ctrl-C stops the search too (KeyboardInterrupt), though
-    it runs without the GIL.
+    it runs without the GIL.  `cancel` is a `CancelToken` (solver/cancel.py):
+    once another thread cancels it the search stops and raises `Cancelled`.
 
     Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
     in the deck (the key's fields).
@@ -1186,6 +1199,7 @@ def solve_state(
     cdef int nh = len(hands), top, pbits
     cdef bint own
     cdef Entry* private
+    cdef unsigned char[::1] cancel_flag = None
     if (not 1 <= nh <= MAXH or len(points) > MAXC or len(suits) != len(points)
             or len(trick) >= nh or len(holder_seat) != nh or not 1 <= len(order) <= MAXH
             or any(len(o) != nh for o in order) or not 0 <= price < MAXC):
@@ -1219,7 +1233,11 @@ def solve_state(
     c.pile = pile
     c.opts = opts
     c.nodes = 0
-    c.stop = c.timed_out = c.interrupted = False
+    c.stop = c.timed_out = c.interrupted = c.cancelled = False
+    c.cancel_flag = NULL
+    if cancel is not None:
+        cancel_flag = cancel.flag
+        c.cancel_flag = &cancel_flag[0]
     c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
     c.watch_signals = threading.current_thread() is threading.main_thread()
     c.probes = 0
@@ -1331,6 +1349,10 @@ def solve_state(
             cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
     if c.interrupted:
         raise KeyboardInterrupt
+    if c.cancelled:
+        from cursedbottle.solver.cancel import Cancelled
+
+        raise Cancelled(f"the search was cancelled ({c.nodes:,} nodes searched)")
     if c.timed_out:
         raise TimeoutError(
             f"no answer within {time_limit:g} s of search ({c.nodes:,} nodes searched)"

@@ -16,6 +16,7 @@ from ..engine.hand import Hand
 from ..engine.position import Position
 from ..engine.records import HandRecord, replay_hand
 from . import _search
+from .cancel import CancelToken, current_token
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ def solve_hand(
     tt_bits: int | None = None,
     key_cap: int | None = None,
     time_limit: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move).
 
@@ -83,7 +85,12 @@ def solve_hand(
     mode the side's (RULES: partners both get their sum, a seat alone double).
     `key_cap` is for the tests (see `_search.solve_state`).  Past `time_limit`
     seconds of search it raises TimeoutError; Ctrl-C stops it in the main thread.
+    Once `cancel` (by default the thread's current token, solver/cancel.py) is
+    cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
     """
+    token = cancel if cancel is not None else current_token()
+    if token is not None:
+        token.check()
     if hand.phase is not Phase.PLAY:
         raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
     shelf = list(hand.shelf)
@@ -126,6 +133,7 @@ def solve_hand(
         ),
         free=hand.rules.devils_eye,
         time_limit=time_limit or 0,
+        cancel=token,
     )
     cards = deck.cards
     return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)
