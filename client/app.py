@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from .i18n import Tr
+from .literal import plain, plain_cells
 from .model import TableModel
 from .net import RETRYABLE, Seat, Session, error_text
 from .review import HistoryScreen
@@ -241,8 +242,8 @@ class Connecting(Screen):
         self.keys = keys
 
     def compose(self) -> ComposeResult:
-        yield Static(self.text, id="connecting")
-        yield Static(self.keys, id="connkeys")
+        yield Static(plain(self.text), id="connecting", markup=False)
+        yield Static(self.keys, id="connkeys", markup=False)
 
 
 def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
@@ -299,9 +300,10 @@ class LobbyScreen(Screen):
         self.held: set[str] = set()
 
     def compose(self) -> ComposeResult:
-        yield Static(self.tr("lobby", target=self.session.target), id="lobbytitle")
+        yield Static(plain(self.tr("lobby", target=self.session.target)), id="lobbytitle",
+                     markup=False)
         yield DataTable(id="tables", cursor_type="row")
-        yield Static(self.tr("lobby_keys"), id="lobbymsg")
+        yield Static(self.tr("lobby_keys"), id="lobbymsg", markup=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -316,7 +318,7 @@ class LobbyScreen(Screen):
         try:
             self.tables = await self.session.list_tables()
         except grpc.aio.AioRpcError as exc:
-            self.query_one("#lobbymsg", Static).update(error_text(exc))
+            self.query_one("#lobbymsg", Static).update(plain(error_text(exc)))
             return
         tr = self.tr
         table = self.query_one(DataTable)
@@ -337,14 +339,14 @@ class LobbyScreen(Screen):
             name = info.name or info.table_id
             if info.table_id in self.held:
                 name = f"★ {name}"
-            table.add_row(name, rules_text(tr, info.rules),
-                          states.get(info.state, "?"), seats, key=info.table_id)
+            table.add_row(*plain_cells(name, rules_text(tr, info.rules),
+                                       states.get(info.state, "?"), seats), key=info.table_id)
         if self.tables and row:
             table.move_cursor(row=min(row, len(self.tables) - 1))
         msg = tr("lobby_keys") if self.tables else tr("no_tables")
         if any(info.table_id in self.held for info in self.tables):
             msg += "\n" + tr("lobby_held")
-        self.query_one("#lobbymsg", Static).update(msg)
+        self.query_one("#lobbymsg", Static).update(plain(msg))
 
     def _selected(self) -> table_pb2.TableInfo | None:
         table = self.query_one(DataTable)
@@ -486,7 +488,7 @@ class CreateScreen(ModalScreen[dict | None]):
             yield row(tr("f_who"), Select(
                 [(tr("w_play"), "play"), (tr("w_watch"), "watch")],
                 value="play", allow_blank=False, compact=True, id="who"))
-            yield Static(id="formmsg")
+            yield Static(id="formmsg", markup=False)
             yield Horizontal(Button(tr("b_create"), variant="primary", id="ok", compact=True),
                              Button(tr("b_cancel"), id="cancel", compact=True), id="buttons")
 

@@ -25,6 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
 from .i18n import Tr
+from .literal import plain, plain_cells
 from .net import Session, error_text
 from .widgets import card_text
 
@@ -64,7 +65,7 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
             name.append(" ✓", style="bold green")
         card = card_text(tr, rc.card, "bold" if rc.seat == trick.winner else "")
         if not rc.valued:
-            table.add_row(name, card, "—", "", "")
+            table.add_row(*plain_cells(name, card, "—", "", ""))
             continue
         if rc.forced:
             best, loss = Text(tr("review_forced"), style="dim"), Text("")
@@ -73,7 +74,7 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
             best.append(f" {rc.best_value:+d}", style="dim")
             loss = (Text(f"-{rc.loss}", style="bold white on red") if rc.loss > 0
                     else Text("0", style="green"))
-        table.add_row(name, card, f"{rc.value:+d}", best, loss)
+        table.add_row(*plain_cells(name, card, f"{rc.value:+d}", best, loss))
     return table
 
 
@@ -83,17 +84,17 @@ def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     for trick in review.tricks:
         for rc in trick.cards:
             played.setdefault(rc.seat, []).append(rc.card)
-    table = Table(title=tr("review_hands"), title_justify="left", box=None, expand=True,
+    table = Table(title=plain(tr("review_hands")), title_justify="left", box=None, expand=True,
                   padding=(0, 1), show_header=False)
     table.add_column("", width=14, no_wrap=True, overflow="ellipsis")
     table.add_column("", ratio=1)
     for seat in sorted(played):
-        table.add_row(_seat_name(review, seat, tr), _cards(tr, played[seat]))
+        table.add_row(*plain_cells(_seat_name(review, seat, tr), _cards(tr, played[seat])))
     return table
 
 
 def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
-    table = Table(title=tr("review_summary"), expand=True, padding=(0, 1))
+    table = Table(title=plain(tr("review_summary")), expand=True, padding=(0, 1))
     table.add_column(tr("review_seat"), ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column(tr("review_score"), justify="right", width=7)
     table.add_column(tr("review_total_loss"), justify="right", width=8)
@@ -102,8 +103,8 @@ def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     for i, s in enumerate(review.seats):
         loss = Text(f"-{s.loss}" if s.loss else "0",
                     style="bold red" if s.loss else "green")
-        table.add_row(_seat_name(review, i, tr), f"{s.score:+d}", loss, str(s.mistakes),
-                      str(s.analysed))
+        table.add_row(*plain_cells(_seat_name(review, i, tr), f"{s.score:+d}", loss,
+                                   str(s.mistakes), str(s.analysed)))
     return table
 
 
@@ -172,7 +173,7 @@ class ReviewScreen(ModalScreen[None]):
                 yield Static(review_renderable(self.tr, self.review), id="reviewtext")
             else:
                 yield Static(Text(self.tr("review_wait"), style="italic"), id="reviewtext")
-        yield Static(self.tr("review_keys"), id="reviewkeys")
+        yield Static(self.tr("review_keys"), id="reviewkeys", markup=False)
 
     def on_mount(self) -> None:
         box = self.query_one("#reviewbox", VerticalScroll)
@@ -250,9 +251,10 @@ class HistoryScreen(Screen):
         self.hands: list[table_pb2.HandSummary] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(self.tr("history", target=self.session.target), id="histtitle")
+        yield Static(plain(self.tr("history", target=self.session.target)), id="histtitle",
+                     markup=False)
         yield DataTable(id="hands", cursor_type="row")
-        yield Static(self.tr("history_loading"), id="histmsg")
+        yield Static(self.tr("history_loading"), id="histmsg", markup=False)
 
     def on_mount(self) -> None:
         tr = self.tr
@@ -272,9 +274,10 @@ class HistoryScreen(Screen):
         table = self.query_one(DataTable)
         table.clear()
         for i, hand in enumerate(self.hands):
-            table.add_row(hand.table_name or hand.table_id, str(hand.hand),
-                          scores_text(self.tr, hand), _when(hand.finished_ns), key=str(i))
-        msg.update(self.tr("history_keys") if self.hands else self.tr("history_none"))
+            table.add_row(*plain_cells(hand.table_name or hand.table_id, str(hand.hand),
+                                       scores_text(self.tr, hand), _when(hand.finished_ns)),
+                          key=str(i))
+        msg.update(plain(self.tr("history_keys") if self.hands else self.tr("history_none")))
 
     def _selected(self) -> table_pb2.HandSummary | None:
         table = self.query_one(DataTable)

@@ -24,6 +24,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from .i18n import Tr, sort_cards
+from .literal import plain, plain_cells
 from .model import TableModel, Target
 from .net import RETRYABLE, Seat, Session, error_text
 from .review import ReviewScreen
@@ -142,19 +143,19 @@ class TableScreen(Screen):
     # ---------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(self.tr("reconnecting"), id="banner")
+        yield Static(id="status", markup=False)
+        yield Static(self.tr("reconnecting"), id="banner", markup=False)
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Static(id="seats")
-                yield Static(id="trick")
-                yield Static(id="opens")
+                yield Static(id="seats", markup=False)
+                yield Static(id="trick", markup=False)
+                yield Static(id="opens", markup=False)
             with Vertical(id="logbox"):
-                yield Static(self.tr("log"), id="logtitle")
+                yield Static(self.tr("log"), id="logtitle", markup=False)
                 yield LogView(id="log")
-        yield Static(id="prompt")
+        yield Static(id="prompt", markup=False)
         yield HandView(self.tr, id="hand")
-        yield Static(self.tr("keys_table"), id="keys")
+        yield Static(self.tr("keys_table"), id="keys", markup=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self._size_log(event.size.width)
@@ -306,7 +307,7 @@ class TableScreen(Screen):
         self.query_one("#opens", Static).update(self._opens_text())
         self.query_one("#log", LogView).set_lines(m.log)
         self.query_one("#prompt", Static).update(self._prompt())
-        self.query_one("#keys", Static).update(self._keys())
+        self.query_one("#keys", Static).update(plain(self._keys()))
         rows, active = self._hand_rows()
         flat_len = sum(len(r.cards) for r in rows)
         if self.cursor is not None and self.cursor >= flat_len:
@@ -377,14 +378,14 @@ class TableScreen(Screen):
                 shown_sides.add(side)
                 label = m.team_label(seat)
                 team.append(Text(label, style=_TEAM_STYLES.get(label, "dim")))
-            table.add_row(
+            table.add_row(*plain_cells(
                 Text(mark, style="bold yellow"),
                 name,
                 *team,
                 str(count) if m.hand_number else "",
                 str(m.points_taken(seat)) if m.hand_number else "",
                 "" if total is None else str(total),
-            )
+            ))
         return table
 
     def _trick_text(self) -> Text:
@@ -1078,12 +1079,12 @@ def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
         if line.exact and line.HasField("expected_value"):
             value += "!"
         style = "bold green" if i == 0 else ""
-        table.add_row(
+        table.add_row(*plain_cells(
             described[i],
             Text(value, style=style),
             f"{round(100 * line.best_share)}%",
             Text(hint_reason(model, line), style="dim" if i else ""),
-        )
+        ))
     title = Text(tr("hint_title"), style="bold")
     return Group(title, table, Text(tr("hint_close"), style="dim"))
 
@@ -1190,7 +1191,7 @@ def hand_summary(model: TableModel, result: game_pb2.HandEnded,
             if model.side_of(seat) in shown_sides:
                 total = ""  # partners share one total: shown once
             shown_sides.add(model.side_of(seat))
-        table.add_row(name, *team, f"{score:+d}", why, total)
+        table.add_row(*plain_cells(name, *team, f"{score:+d}", why, total))
     parts = [Text(tr("hand_over", n=result.number), style="bold"), pile, owner, table]
     if model.teams:
         parts.append(Text(tr("team_note"), style="italic"))
@@ -1226,10 +1227,11 @@ def score_sheet(model: TableModel) -> Group:
     people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
     if model.teams:  # partners share their score: one column per side
         people = [s for s in people if s == min(model.side_of(s))]
-    table = Table(title=tr("sheet"), expand=True, padding=(0, 1))
+    table = Table(title=plain(tr("sheet")), expand=True, padding=(0, 1))
     table.add_column("#", justify="right", width=3)
     for s in people:
-        table.add_column(model.side_name(s), justify="right", no_wrap=True, overflow="ellipsis")
+        table.add_column(plain(model.side_name(s)), justify="right", no_wrap=True,
+                         overflow="ellipsis")
     running = [0] * (max(people) + 1 if people else 0)
     for result in model.hand_results:
         cells = []
@@ -1237,7 +1239,7 @@ def score_sheet(model: TableModel) -> Group:
             score = result.scores[s] if s < len(result.scores) else 0
             running[s] = result.totals[s] if s < len(result.totals) else running[s] + score
             cells.append(f"{score:+d} = {running[s]}")
-        table.add_row(str(result.number), *cells)
+        table.add_row(*plain_cells(str(result.number), *cells))
     lines = [Text(tr("game_over"), style="bold")]
     if end is not None:
         team = model.teams and model.partner(end.winner) is not None
