@@ -84,7 +84,7 @@ def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     for trick in review.tricks:
         for rc in trick.cards:
             played.setdefault(rc.seat, []).append(rc.card)
-    table = Table(title=plain(tr("review_hands")), title_justify="left", box=None, expand=True,
+    table = Table(title=tr("review_hands"), title_justify="left", box=None, expand=True,
                   padding=(0, 1), show_header=False)
     table.add_column("", width=14, no_wrap=True, overflow="ellipsis")
     table.add_column("", ratio=1)
@@ -94,7 +94,7 @@ def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
 
 
 def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
-    table = Table(title=plain(tr("review_summary")), expand=True, padding=(0, 1))
+    table = Table(title=tr("review_summary"), expand=True, padding=(0, 1))
     table.add_column(tr("review_seat"), ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column(tr("review_score"), justify="right", width=7)
     table.add_column(tr("review_total_loss"), justify="right", width=8)

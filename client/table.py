@@ -1227,7 +1227,7 @@ def score_sheet(model: TableModel) -> Group:
     people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
     if model.teams:  # partners share their score: one column per side
         people = [s for s in people if s == min(model.side_of(s))]
-    table = Table(title=plain(tr("sheet")), expand=True, padding=(0, 1))
+    table = Table(title=tr("sheet"), expand=True, padding=(0, 1))
     table.add_column("#", justify="right", width=3)
     for s in people:
         table.add_column(plain(model.side_name(s)), justify="right", no_wrap=True,
