@@ -61,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"no database at {path} (`cursed-bottle serve` keeps one there)")
     if args.hand is not None and not args.game:
         return fail("--hand: which game? give its id first (`cursed-bottle history` lists them)")
+    damaged = []  # tables (or hands) skipped: said on stderr, one line each
     try:
-        with Store.reader(path) as store:
+        with Store.reader(path, on_damage=damaged.append) as store:
             table_id = store.find_table(args.game) if args.game else None
             if args.hand is not None:
                 text = _one_record(store, table_id, args.hand)
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     except _NoSuchHand as exc:
         return fail(str(exc))
+    for damage in damaged:
+        print(f"cursed-bottle: {damage}", file=sys.stderr)
     return _write(text, args.output)
 
 
@@ -90,6 +93,9 @@ def _one_record(store, table_id: str, number: int) -> str:
     hands = {h.number: h for h in store.hands(table_id)}
     hand = hands.get(number)
     if hand is None:
+        damage = store.damage_of(table_id, number)
+        if damage is not None:
+            raise _NoSuchHand(str(damage))
         have = ", ".join(map(str, sorted(hands))) or "none yet"
         raise _NoSuchHand(
             f"--hand {number}: game {table_id} has no finished hand {number} (finished: {have})"

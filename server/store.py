@@ -25,12 +25,14 @@ for `cursed-bottle history` and `review`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
+import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
 from cursedbottle.engine.cards import Deck
-from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.engine.records import HandRecord, RecordError
+from cursedbottle.engine.rules import Rules, RulesError
 
 if TYPE_CHECKING:
     from .tables import Lobby, Table
@@ -106,6 +109,33 @@ class StoreError(Exception):
     """The database cannot be used (wrong version, not ours, locked, disk full …)."""
 
 
+class Damaged(StoreError):
+    """A stored value that does not decode; the message names it and says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What is wrong in one table's rows.  That table (or, with `hand`, that finished
+    hand of it) is skipped; the rest of the file is used as usual."""
+
+    table_id: str
+    what: str
+    hand: int | None = None
+
+    def __str__(self) -> str:
+        if self.hand is None:
+            return f"table {self.table_id} skipped: {self.what}"
+        return f"table {self.table_id}: hand {self.hand} skipped: {self.what}"
+
+
+class DamagedTable(StoreError):
+    """A table asked for by its id whose rows are damaged (`damage` says how)."""
+
+    def __init__(self, damage: Damage) -> None:
+        super().__init__(str(damage))
+        self.damage = damage
+
+
 def default_db_path() -> Path:
     """Where `cursed-bottle serve` and `history` look without --db: the XDG data directory."""
     base = os.environ.get("XDG_DATA_HOME", "")
@@ -113,7 +143,89 @@ def default_db_path() -> Path:
     return root / "cursed-bottle" / DB_NAME
 
 
+# ------------------------------------------------- decoding what is stored
+#
+# SQLite keeps any value in any column, and a file can be edited by hand: every
+# value read back is checked, so that a damaged row is named (`Damaged`) rather
+# than failing later, somewhere else, for every table at once.
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bytes):
+        return "a blob"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _text(value: object, column: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise Damaged(f"{column}: {_shown(value)}, not text")
+
+
+def _whole(value: object, column: str) -> int:
+    if type(value) is int:
+        return value
+    raise Damaged(f"{column}: {_shown(value)} is not a whole number")
+
+
+def _maybe_whole(value: object, column: str) -> int | None:
+    return None if value is None else _whole(value, column)
+
+
+def _blob(value: object, column: str) -> bytes | None:
+    if value is None or isinstance(value, bytes):
+        return value
+    raise Damaged(f"{column}: {_shown(value)}, not a blob")
+
+
+def _seconds(value: object, column: str) -> float:
+    if type(value) in (int, float) and math.isfinite(value) and value >= 0:
+        return float(value)
+    raise Damaged(f"{column}: {_shown(value)} is not a number of seconds")
+
+
+def _loads(value: object, column: str | None) -> Any:
+    """JSON text (`column`: the name the damage gives it, None for a whole action)."""
+    said = f"{column}: " if column else ""
+    if not isinstance(value, str):
+        raise Damaged(f"{said}{_shown(value)}, not text")
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise Damaged(f"{said}not JSON ({exc.msg} at column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise Damaged(f"{said}not JSON ({exc})") from None
+
+
+def _wholes(value: object, column: str, count: int | None = None) -> list[int]:
+    if not isinstance(value, list) or any(type(x) is not int for x in value):
+        raise Damaged(f"{column}: {_shown(value)} is not a list of whole numbers")
+    if count is not None and len(value) != count:
+        raise Damaged(f"{column}: {len(value)} numbers, expected {count}")
+    return value
+
+
+@contextlib.contextmanager
+def _within(where: str) -> Iterator[None]:
+    """Damage found inside `where` (an action, a seat, a hand) is said to be there."""
+    try:
+        yield
+    except Damaged as exc:
+        raise Damaged(f"{where}: {exc}") from None
+
+
 # ------------------------------------------------------------------ actions
+
+#: Per kind of stored action, what follows the kind: seats (int) and cards.
+_ACTION_SHAPES: dict[str, tuple[str, ...]] = {
+    "play": ("seat", "card"),
+    "pile": ("seat", "card"),
+    "pass": ("seat", "seat", "card"),
+    "open": ("seat", "hand"),
+}
 
 
 def encode_action(action: Action) -> str:
@@ -132,16 +244,31 @@ def encode_action(action: Action) -> str:
 
 
 def decode_action(text: str, deck: Deck) -> Action:
-    kind, *rest = json.loads(text)
+    """A stored action; `Damaged` saying what is wrong when it is not one."""
+    obj = _loads(text, None)
+    kind = obj[0] if isinstance(obj, list) and obj else None
+    shape = _ACTION_SHAPES.get(kind) if isinstance(kind, str) else None
+    if shape is None:
+        shown = _shown(kind if isinstance(obj, list) and obj else obj)
+        raise Damaged(f"{shown} is not an action ({', '.join(_ACTION_SHAPES)})")
+    args = obj[1:]
+    numbers = [a for a, want in zip(args, shape, strict=False) if want != "card"]
+    if len(args) != len(shape) or any(type(a) is not int for a in numbers):
+        raise Damaged(f"{_shown(obj)} is not a {kind} action ([{', '.join((kind, *shape))}])")
+    if shape[-1] == "card":
+        try:
+            card = deck.card(args[-1]) if isinstance(args[-1], str) else None
+        except ValueError:
+            card = None
+        if card is None:
+            raise Damaged(f"{_shown(args[-1])} is not a card of the {deck.name} deck")
     if kind == "play":
-        return Play(rest[0], deck.card(rest[1]))
+        return Play(args[0], card)
     if kind == "pile":
-        return PileCard(rest[0], deck.card(rest[1]))
+        return PileCard(args[0], card)
     if kind == "pass":
-        return PassCard(rest[0], rest[1], deck.card(rest[2]))
-    if kind == "open":
-        return ChooseOpen(rest[0], rest[1])
-    raise ValueError(f"unknown action kind {kind!r}")
+        return PassCard(args[0], args[1], card)
+    return ChooseOpen(args[0], args[1])
 
 
 def rules_to_json(rules: Rules) -> str:
@@ -163,24 +290,17 @@ def rules_to_json(rules: Rules) -> str:
 
 
 def rules_from_json(text: str) -> Rules:
-    obj = json.loads(text)
+    """The stored rule set; `Damaged` naming the field when this server cannot play it."""
+    obj = _loads(text, "rules")
     try:
-        edition = Edition(obj.get("game", Edition.CURSED_BOTTLE.value))
-    except ValueError:
-        raise StoreError(f"game {obj['game']!r}: this server does not know that game") from None
-    end = {"hands": obj["hands"]} if obj.get("hands") is not None else {"target": obj["target"]}
-    rules = Rules(
-        obj["players"],
-        obj["hot_bottle"],
-        obj["bright_house"],
-        edition=edition,
-        teams=obj.get("teams", False),
-        second_bottle=obj.get("second_bottle", False),
-        singles=obj.get("singles", False),
-        **end,
-    )
+        hand_rules = Rules.from_json(obj)  # (it checks that `obj` is an object)
+        hands = obj.get("hands")
+        target = obj.get("target") if hands is None else None
+        rules = dataclasses.replace(hand_rules, hands=hands, target=target)
+    except RulesError as exc:
+        raise Damaged(f"rules: {exc}") from None
     if obj.get("deck", rules.deck.name) != rules.deck.name:
-        raise StoreError(f"deck {obj['deck']!r}: this server plays {rules.deck.name} here")
+        raise Damaged(f"rules: deck {_shown(obj['deck'])}: these rules play {rules.deck.name}")
     return rules
 
 
@@ -248,7 +368,123 @@ class StoredHand:
         }
 
 
+_STATES = ("waiting", "playing", "finished")
+_KINDS = ("empty", "human", "bot")
+_TABLE_COLUMNS = (
+    "table_id, name, rules, seed, chosen_seed, first_dealer, password_salt, password_hash, "
+    "stand_in_after, stand_in_bot, host_token_sha256, state, created_ns, started_ns, "
+    "finished_ns, totals, winner"
+)
+_HAND_COLUMNS = "h.table_id, number, record, names, seating, scores, h.finished_ns"
+
+
+def _table_id(value: object) -> str:
+    """A table's id as damage names it (even an id that is not text)."""
+    return value if isinstance(value, str) else _shown(value)
+
+
+def _decode_table(row: tuple, hands_finished: int, seat_rows: list[tuple]) -> StoredTable:
+    """One `tables` row and its seats, every value checked (`Damaged` otherwise)."""
+    (table_id, name, rules_text, seed, chosen, dealer, salt, password, after, bot, host) = row[:11]
+    (state, created, started, finished, totals, winner) = row[11:]
+    _text(table_id, "table_id")
+    rules = rules_from_json(rules_text)
+    if state not in _STATES:
+        raise Damaged(f"state: {_shown(state)} is not waiting, playing or finished")
+    first_dealer = _maybe_whole(dealer, "first_dealer")
+    if first_dealer is not None and not 0 <= first_dealer < rules.players:
+        raise Damaged(f"first_dealer: {first_dealer} is not a seat (0…{rules.players - 1})")
+    salt, password = _blob(salt, "password_salt"), _blob(password, "password_hash")
+    if (salt is None) != (password is None):
+        raise Damaged(
+            "password_hash: set without password_salt"
+            if salt is None
+            else "password_salt: set without password_hash"
+        )
+    if chosen not in (0, 1) or type(chosen) is not int:
+        raise Damaged(f"chosen_seed: {_shown(chosen)} is not 0 or 1")
+    if totals is not None:
+        totals = _wholes(_loads(totals, "totals"), "totals", rules.players)
+    winner = _maybe_whole(winner, "winner")
+    if winner is not None and not 0 <= winner < rules.players:
+        raise Damaged(f"winner: {winner} is not a seat (0…{rules.players - 1})")
+    return StoredTable(
+        table_id=table_id,
+        name=_text(name, "name"),
+        rules=rules,
+        seed=_text(seed, "seed"),
+        chosen_seed=bool(chosen),
+        first_dealer=first_dealer,
+        password_salt=salt,
+        password_hash=password,
+        stand_in_after=_seconds(after, "stand_in_after"),
+        stand_in_bot=_text(bot, "stand_in_bot"),
+        host_token_sha256=_text(host, "host_token_sha256"),
+        state=state,
+        created_ns=_whole(created, "created_ns"),
+        started_ns=_maybe_whole(started, "started_ns"),
+        finished_ns=_maybe_whole(finished, "finished_ns"),
+        totals=totals,
+        winner=winner,
+        seats=_decode_seats(rules, seat_rows),
+        hands_finished=hands_finished,
+    )
+
+
+def _decode_seats(rules: Rules, rows: list[tuple]) -> list[StoredSeat]:
+    """A table's seat rows: each seat of the rules once, in order."""
+    seats = []
+    for seat, kind, name, token, bot in rows:
+        number = _whole(seat, "seat number")
+        with _within(f"seat {number}"):
+            if not 0 <= number < rules.players:
+                raise Damaged(f"no such seat ({rules.players} players)")
+            if kind not in _KINDS:
+                raise Damaged(f"kind {_shown(kind)} is not empty, human or bot")
+            if token is not None:
+                _text(token, "token_sha256")
+            seats.append(StoredSeat(number, kind, _text(name, "name"), token, _text(bot, "bot")))
+    numbers = [s.seat for s in seats]
+    for expected in range(rules.players):
+        if expected not in numbers:
+            raise Damaged(f"seat {expected} is missing")
+    return seats
+
+
+def _decode_hand(row: tuple, checked: bool) -> StoredHand:
+    """One `hands` row, its `number` known to be a number; `checked`: its record was
+    parsed before (a finished hand never changes, and parsing is the slow part)."""
+    table_id, number, record, names, seating, scores, finished_ns = row
+    obj = _loads(record, "record")
+    seats = None
+    if not checked:
+        try:
+            seats = HandRecord.from_json(obj).rules.seats
+        except RecordError as exc:
+            raise Damaged(f"record: {exc}") from None
+    names = _loads(names, "names")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise Damaged(f"names: {_shown(names)} is not a list of names")
+    if seats is not None and len(names) != seats:
+        raise Damaged(f"names: {len(names)} names for the record's {seats} seats")
+    seating = _loads(seating, "seating")
+    if (
+        not isinstance(seating, list)
+        or len(seating) != len(names)
+        or any(s is not None and type(s) is not int for s in seating)
+    ):
+        raise Damaged(f"seating: {_shown(seating)} is not a table seat (or null) per name")
+    scores = _wholes(_loads(scores, "scores"), "scores", len(names))
+    return StoredHand(
+        table_id, number, obj, names, seating, scores, _whole(finished_ns, "finished_ns")
+    )
+
+
 # -------------------------------------------------------------------- store
+
+
+def _log_damage(damage: Damage) -> None:
+    log.error("%s", damage)
 
 
 class Store:
@@ -256,9 +492,22 @@ class Store:
     that a second server cannot write the same tables); `Store.reader(path)` is for
     `history` and tests: read-only, works while a server runs."""
 
-    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        readonly: bool = False,
+        on_damage: Callable[[Damage], None] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        #: Told of each damaged table once (default: one line in the server's log).
+        self.on_damage = on_damage or _log_damage
+        #: What was found damaged, by (table, hand): those rows are skipped.
+        self._damage: dict[tuple[str, int | None], Damage] = {}
+        #: Tables whose own rows, and hands whose record, were found sound already.
+        self._sound_tables: set[str] = set()
+        self._sound_hands: set[tuple[str, int]] = set()
         self._lock_fd: int | None = None
         self._lock_created: Path | None = None
         self._checkpointer: ThreadPoolExecutor | None = None
@@ -301,8 +550,10 @@ class Store:
         self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cb-checkpoint")
 
     @classmethod
-    def reader(cls, path: str | os.PathLike[str]) -> Store:
-        return cls(path, readonly=True)
+    def reader(
+        cls, path: str | os.PathLike[str], on_damage: Callable[[Damage], None] | None = None
+    ) -> Store:
+        return cls(path, readonly=True, on_damage=on_damage)
 
     def _connect(self, target: str, uri: bool = False) -> sqlite3.Connection:
         try:
@@ -476,6 +727,17 @@ class Store:
             )
         )
 
+    def close_unstarted(self, table_id: str, time_ns: int) -> None:
+        """An unstarted table that went away: kept as finished, never resumed (its id
+        stays taken)."""
+        self._write(
+            (
+                "UPDATE tables SET state = 'finished', finished_ns = ? "
+                "WHERE table_id = ? AND state = 'waiting'",
+                (time_ns, table_id),
+            )
+        )
+
     def started(self, table_id: str, time_ns: int) -> None:
         self._write(
             (
@@ -527,6 +789,22 @@ class Store:
         self._write(*statements)
 
     # ---------------------------------------------------------------- reading
+    #
+    # A row that does not decode costs its table only: the table (or the one hand)
+    # is skipped, `on_damage` hears of it once, and everything else is read.
+
+    def damage_of(self, table_id: str, hand: int | None = None) -> Damage | None:
+        """What was found wrong with a table (or one of its hands), if anything."""
+        return self._damage.get((table_id, hand))
+
+    def _report(self, damage: Damage) -> None:
+        key = (damage.table_id, damage.hand)
+        if key in self._damage:
+            return
+        told = any(t == damage.table_id for t, _ in self._damage)
+        self._damage[key] = damage
+        if not told:  # one line per damaged table
+            self.on_damage(damage)
 
     def tables(self, state: str | None = None) -> list[StoredTable]:
         """Stored tables, oldest first (with their seats, without their actions)."""
@@ -534,76 +812,130 @@ class Store:
         return self._tables(where, params)
 
     def table(self, table_id: str) -> StoredTable | None:
-        """One stored table (with its seats, without its actions), or None."""
+        """One stored table (with its seats, without its actions), or None (none, or
+        damaged: `damage_of` says how)."""
         found = self._tables("WHERE table_id = ?", (table_id,))
         return found[0] if found else None
 
     def _tables(self, where: str, params: tuple) -> list[StoredTable]:
         with self._transaction():
-            cur = self.db.execute(
-                "SELECT table_id, name, rules, seed, chosen_seed, first_dealer, password_salt, "
-                "password_hash, stand_in_after, stand_in_bot, host_token_sha256, state, "
-                "created_ns, started_ns, finished_ns, totals, winner, "
+            rows = self.db.execute(
+                f"SELECT {_TABLE_COLUMNS}, "
                 "(SELECT count(*) FROM hands h WHERE h.table_id = t.table_id) "
                 f"FROM tables t {where} ORDER BY created_ns, table_id",
                 params,
-            )
-            out = []
-            for row in cur.fetchall():
-                table = StoredTable(
-                    table_id=row[0],
-                    name=row[1],
-                    rules=rules_from_json(row[2]),
-                    seed=row[3],
-                    chosen_seed=bool(row[4]),
-                    first_dealer=row[5],
-                    password_salt=row[6],
-                    password_hash=row[7],
-                    stand_in_after=row[8],
-                    stand_in_bot=row[9],
-                    host_token_sha256=row[10],
-                    state=row[11],
-                    created_ns=row[12],
-                    started_ns=row[13],
-                    finished_ns=row[14],
-                    totals=json.loads(row[15]) if row[15] else None,
-                    winner=row[16],
-                    hands_finished=row[17],
-                )
-                table.seats = [
-                    StoredSeat(*r)
-                    for r in self.db.execute(
-                        "SELECT seat, kind, name, token_sha256, bot FROM seats "
-                        "WHERE table_id = ? ORDER BY seat",
-                        (table.table_id,),
-                    )
-                ]
-                out.append(table)
-            return out
+            ).fetchall()
+            seats = {
+                row[0]: self.db.execute(
+                    "SELECT seat, kind, name, token_sha256, bot FROM seats "
+                    "WHERE table_id = ? ORDER BY seat",
+                    (row[0],),
+                ).fetchall()
+                for row in rows
+            }
+        out = []
+        for row in rows:
+            try:
+                table = _decode_table(row[:-1], row[-1], seats[row[0]])
+            except Damaged as exc:
+                self._report(Damage(_table_id(row[0]), str(exc)))
+                continue
+            self._sound_tables.add(table.table_id)
+            out.append(table)
+        return out
+
+    def _readable(self, table_id: str) -> bool:
+        """Whether a table's own rows decode (its hands are shown only then)."""
+        return table_id in self._sound_tables or self.table(table_id) is not None
 
     def actions(self, table_id: str, deck: Deck | None = None) -> list[tuple[Action, int]]:
         """The table's accepted actions with their times (`deck`: the table's, when
-        the caller has its rules at hand already)."""
+        the caller has its rules at hand already); DamagedTable if they do not decode."""
         if deck is None:
             stored = self.table(table_id)
             if stored is None:
+                damage = self.damage_of(table_id)
+                if damage is not None:
+                    raise DamagedTable(damage)
                 raise StoreError(f"{self.path}: no table {table_id}")
             deck = stored.rules.deck
+        try:
+            return self._actions(table_id, deck)
+        except Damaged as exc:
+            raise DamagedTable(Damage(table_id, str(exc))) from None
+
+    def _actions(self, table_id: str, deck: Deck) -> list[tuple[Action, int]]:
         with self._transaction():
             rows = self.db.execute(
                 "SELECT n, action, time_ns FROM actions WHERE table_id = ? ORDER BY n",
                 (table_id,),
             ).fetchall()
+        for n, _, _ in rows:
+            if type(n) is not int:
+                raise Damaged(f"action number {_shown(n)} is not a whole number")
         for i, (n, _, _) in enumerate(rows):
             if n != i:
-                raise StoreError(f"{self.path}: table {table_id}: action {i} is missing")
-        return [(decode_action(text, deck), t) for _, text, t in rows]
+                raise Damaged(
+                    f"action {i} is missing" if n > i else f"action number {n} is out of order"
+                )
+        out = []
+        for n, text, time_ns in rows:
+            with _within(f"action {n}"):
+                out.append((decode_action(text, deck), _whole(time_ns, "time_ns")))
+        return out
 
     def unfinished(self) -> list[StoredTable]:
-        """Tables to resume: waiting or playing, with their actions."""
-        out = [t for t in self.tables() if t.state != "finished"]
-        for table in out:
-            table.actions = self.actions(table.table_id, table.rules.deck)
+        """Tables to resume: waiting or playing, with their actions, and whose finished
+        hands' rows decode; a damaged one is reported and left out."""
+        out = []
+        for table in self.tables():
+            if table.state == "finished":
+                continue
+            try:
+                table.actions = self._actions(table.table_id, table.rules.deck)
+                self._hands_of(table.table_id)
+            except Damaged as exc:
+                self._report(Damage(table.table_id, str(exc)))
+                continue
+            out.append(table)
+        return out
+
+    def _hands_of(self, table_id: str) -> None:
+        """Every finished hand of a table decodes, numbered 1, 2, … (`Damaged` if not)."""
+        with self._transaction():
+            rows = self.db.execute(
+                f"SELECT {_HAND_COLUMNS} FROM hands h WHERE h.table_id = ? ORDER BY number",
+                (table_id,),
+            ).fetchall()
+        for i, row in enumerate(rows, start=1):
+            number = _whole(row[1], "hand number")
+            if number != i:
+                raise Damaged(
+                    f"hand {i} is missing"
+                    if number > i
+                    else f"hand number {number} is out of order"
+                )
+            with _within(f"hand {number}"):
+                _decode_hand(row, (table_id, number) in self._sound_hands)
+            self._sound_hands.add((table_id, number))
+
+    def _hands(self, rows: list[tuple]) -> list[StoredHand]:
+        """The hands of `rows` that decode, of tables whose own rows decode."""
+        out = []
+        for row in rows:
+            table_id = row[0]
+            if not self._readable(table_id):
+                continue
+            number = row[1]
+            key = (table_id, number)
+            try:
+                _whole(number, "hand number")
+                hand = _decode_hand(row, key in self._sound_hands)
+            except Damaged as exc:
+                self._report(Damage(table_id, str(exc), hand=number))
+                continue
+            self._sound_hands.add(key)
+            out.append(hand)
         return out
 
     def hands(self, table_id: str | None = None) -> list[StoredHand]:
@@ -611,26 +943,21 @@ class Store:
         with self._transaction():
             where, params = ("WHERE h.table_id = ?", (table_id,)) if table_id else ("", ())
             rows = self.db.execute(
-                "SELECT h.table_id, number, record, names, seating, scores, h.finished_ns "
-                f"FROM hands h JOIN tables t USING (table_id) {where} "
+                f"SELECT {_HAND_COLUMNS} FROM hands h JOIN tables t USING (table_id) {where} "
                 "ORDER BY t.created_ns, h.table_id, number",
                 params,
             ).fetchall()
-        return [
-            StoredHand(r[0], r[1], *(json.loads(x) for x in r[2:6]), finished_ns=r[6]) for r in rows
-        ]
+        return self._hands(rows)
 
     def hand(self, table_id: str, number: int) -> StoredHand | None:
-        """One finished hand, or None (not finished, or no such hand)."""
+        """One finished hand, or None (not finished, no such hand, or damaged)."""
         with self._transaction():
             row = self.db.execute(
-                "SELECT table_id, number, record, names, seating, scores, finished_ns "
-                "FROM hands WHERE table_id = ? AND number = ?",
+                f"SELECT {_HAND_COLUMNS} FROM hands h WHERE table_id = ? AND number = ?",
                 (table_id, number),
             ).fetchone()
-        if row is None:
-            return None
-        return StoredHand(row[0], row[1], *(json.loads(x) for x in row[2:6]), finished_ns=row[6])
+        found = self._hands([row]) if row is not None else []
+        return found[0] if found else None
 
     def recent_hands(
         self, limit: int, table_id: str | None = None, token_sha256: str | None = None
@@ -648,18 +975,16 @@ class Store:
             params = (token_sha256 or "", token_sha256 or "")
         with self._transaction():
             rows = self.db.execute(
-                "SELECT t.name, h.table_id, number, record, names, seating, scores, "
-                f"h.finished_ns FROM hands h JOIN tables t USING (table_id) WHERE {where} "
-                "ORDER BY h.finished_ns DESC, h.table_id, number DESC LIMIT ?",
+                f"SELECT t.name, {_HAND_COLUMNS} FROM hands h JOIN tables t USING (table_id) "
+                f"WHERE {where} ORDER BY h.finished_ns DESC, h.table_id, number DESC LIMIT ?",
                 (*params, limit),
             ).fetchall()
-        return [
-            (r[0], StoredHand(r[1], r[2], *(json.loads(x) for x in r[3:7]), finished_ns=r[7]))
-            for r in rows
-        ]
+        names = {row[1]: row[0] for row in rows}
+        return [(names[h.table_id], h) for h in self._hands([row[1:] for row in rows])]
 
     def find_table(self, prefix: str) -> str:
-        """The one table id that starts with `prefix` (ids are 8 hex digits; a few do)."""
+        """The one table id that starts with `prefix` (ids are 8 hex digits; a few do), of a
+        table whose rows can be read (DamagedTable otherwise)."""
         with self._transaction():
             rows = self.db.execute(
                 "SELECT table_id FROM tables WHERE substr(table_id, 1, ?) = ?",
@@ -668,9 +993,12 @@ class Store:
         if not rows:
             raise StoreError(f"no game {prefix!r} in {self.path}")
         if len(rows) > 1:
-            ids = ", ".join(sorted(r[0] for r in rows))
+            ids = ", ".join(sorted(map(_table_id, (r[0] for r in rows))))
             raise StoreError(f"{prefix!r} names several games ({ids}); give more of the id")
-        return rows[0][0]
+        table_id = rows[0][0]
+        if not self._readable(table_id):
+            raise DamagedTable(self._damage[(_table_id(table_id), None)])
+        return table_id
 
 
 # ----------------------------------------------------------------- restoring
@@ -683,48 +1011,18 @@ def restore(lobby: Lobby, store: Store) -> list[Table]:
     gets the time of the action that caused it.  Seats keep their token
     hashes: a client's token is recognised when it comes back (Lobby.seat).
     Bots are made again from the table's seed and start acting at once.
+    A table whose rows are damaged in any way is skipped, with one line in the
+    log saying which and what is wrong; the others come back.
     """
-    from cursedbottle.bots import make_bot
-    from cursedbottle.engine.game import Game
-
-    from .tables import SeatKind, State, Table, stable_seed
-
     restored = []
     for row in store.unfinished():
         try:
-            table = Table(
-                row.table_id,
-                row.name,
-                row.rules,
-                lobby.runner,
-                seed=row.seed,
-                first_dealer=row.first_dealer,
-                stand_in_after=row.stand_in_after,
-                stand_in_bot=row.stand_in_bot,
-                on_token=lobby._token_changed,
-            )
-            table.chosen_seed = row.chosen_seed
-            if row.password_hash is not None:
-                table._salt, table._password = row.password_salt, row.password_hash
-            table.host_token_hash = row.host_token_sha256
-            for saved in row.seats:
-                seat = table.seats[saved.seat]
-                seat.kind = SeatKind[saved.kind.upper()]
-                seat.name = saved.name
-                seat.token_hash = saved.token_sha256
-                if seat.kind is SeatKind.BOT:
-                    seat.bot_name = saved.bot
-                    seat.bot = make_bot(saved.bot, seed=stable_seed(table.seed, "bot", seat.number))
-            if row.state == "playing":
-                game = Game(row.rules, row.seed, row.first_dealer)
-                times = [row.started_ns or row.created_ns] * len(game.events)
-                for action, time_ns in row.actions:
-                    game.apply(action)
-                    times.extend([time_ns] * (len(game.events) - len(times)))
-                table.game, table.times = game, times
-                table.state = State.PLAYING
-        except Exception as exc:  # one broken table must not keep the others down
-            log.error("table %s: cannot be restored: %s", row.table_id, exc)
+            table = _rebuild(lobby, row)
+        except Damaged as exc:
+            store._report(Damage(row.table_id, str(exc)))
+            continue
+        except Exception as exc:  # what the checks did not foresee: still this table only
+            store._report(Damage(row.table_id, f"cannot be rebuilt: {exc!r}"))
             continue
         table.store = store
         lobby.tables[table.table_id] = table
@@ -732,6 +1030,91 @@ def restore(lobby: Lobby, store: Store) -> list[Table]:
             if seat.token_hash:
                 lobby.token_hashes[seat.token_hash] = table
         restored.append(table)
+    going = []
     for table in restored:
-        table.resume()
-    return restored
+        try:
+            table.resume()
+        except Exception as exc:
+            store._report(Damage(table.table_id, f"cannot go on: {exc!r}"))
+            _forget(lobby, table)
+            continue
+        going.append(table)
+    return going
+
+
+def _rebuild(lobby: Lobby, row: StoredTable) -> Table:
+    """The table of a stored row; `Damaged` when the rows do not make a table the
+    server can run (an unknown bot, an action the engine refuses, hands that do not
+    agree with the actions …)."""
+    from cursedbottle.engine.game import Game
+
+    from .tables import SeatKind, State, Table, stable_seed
+
+    with _within("stand_in_bot"):
+        _bot(row.stand_in_bot, 0)
+    table = Table(
+        row.table_id,
+        row.name,
+        row.rules,
+        lobby.runner,
+        seed=row.seed,
+        first_dealer=row.first_dealer,
+        stand_in_after=row.stand_in_after,
+        stand_in_bot=row.stand_in_bot,
+        on_token=lobby._token_changed,
+    )
+    table.chosen_seed = row.chosen_seed
+    if row.password_hash is not None:
+        table._salt, table._password = row.password_salt, row.password_hash
+    table.host_token_hash = row.host_token_sha256
+    for saved in row.seats:
+        seat = table.seats[saved.seat]
+        seat.kind = SeatKind[saved.kind.upper()]
+        seat.name = saved.name
+        seat.token_hash = saved.token_sha256
+        if seat.kind is SeatKind.BOT:
+            seat.bot_name = saved.bot
+            with _within(f"seat {seat.number}"):
+                seat.bot = _bot(saved.bot, stable_seed(table.seed, "bot", seat.number))
+    finished = 0
+    if row.state == "waiting" and row.actions:
+        raise Damaged(f"waiting to start, yet {len(row.actions)} actions are stored")
+    if row.state == "playing":
+        game = Game(row.rules, row.seed, row.first_dealer)
+        times = [row.started_ns or row.created_ns] * len(game.events)
+        for n, (action, time_ns) in enumerate(row.actions):
+            try:
+                game.apply(action)
+            except Exception as exc:  # IllegalAction, or a seat the game does not have
+                raise Damaged(f"action {n}: the engine refuses it: {exc}") from None
+            times.extend([time_ns] * (len(game.events) - len(times)))
+        if game.is_over:
+            raise Damaged(f"still playing, yet its {len(row.actions)} actions end the game")
+        finished = len(game.hands) - 1
+        table.game, table.times = game, times
+        table.state = State.PLAYING
+    if row.hands_finished != finished:
+        plural = "" if finished == 1 else "s"
+        raise Damaged(
+            f"hand {row.hands_finished + 1} is missing (the actions finish {finished} hand{plural})"
+            if row.hands_finished < finished
+            else f"hand {finished + 1} is stored, yet the actions finish {finished} hand{plural}"
+        )
+    return table
+
+
+def _bot(name: str, seed: int):
+    from cursedbottle.bots import make_bot
+
+    try:
+        return make_bot(name, seed=seed)
+    except ValueError as exc:
+        raise Damaged(str(exc)) from None
+
+
+def _forget(lobby: Lobby, table: Table) -> None:
+    """A restored table that could not go on leaves the lobby again."""
+    table.close("the server could not resume this table")
+    lobby.tables.pop(table.table_id, None)
+    for hashed in [h for h, t in lobby.token_hashes.items() if t is table]:
+        del lobby.token_hashes[hashed]
