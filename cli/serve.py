@@ -31,6 +31,14 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     p.add_argument("--grace", type=float, default=5.0, help="seconds calls get to finish on stop")
     p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (docs/protocol.md, \"Limits\"), e.g. "
+        "max_streams_per_client=1000 for a load test; may be repeated",
+    )
     db = p.add_mutually_exclusive_group()
     db.add_argument(
         "--db",
@@ -55,6 +63,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--bot-delay: {args.bot_delay} is not between 0 and 60 seconds")
     if args.grace < 0:
         return fail(f"--grace: {args.grace} is negative")
+    from cursedbottle.server.limits import Limits
+
+    limits = Limits()
+    for text in args.limit:
+        try:
+            limits = limits.with_text(text)
+        except ValueError as exc:
+            return fail(str(exc))
     logging.basicConfig(
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(levelname)s %(message)s",
@@ -64,7 +80,16 @@ def run(args: argparse.Namespace) -> int:
 
     db = None if args.no_db else (args.db or default_db_path())
     try:
-        asyncio.run(serve(args.host, args.port, bot_delay=args.bot_delay, grace=args.grace, db=db))
+        asyncio.run(
+            serve(
+                args.host,
+                args.port,
+                bot_delay=args.bot_delay,
+                grace=args.grace,
+                db=db,
+                limits=limits,
+            )
+        )
     except StoreError as exc:
         return fail(f"database: {exc}")
     except OSError as exc:

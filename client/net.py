@@ -112,11 +112,13 @@ class Session:
         await self.stub.Start(table_pb2.StartRequest(table_id=seat.table_id, token=token),
                               timeout=10)
 
-    async def act(self, seat: Seat, action: game_pb2.Action) -> int:
-        reply = await self.stub.Act(
-            table_pb2.ActRequest(table_id=seat.table_id, token=seat.token, action=action),
-            timeout=15,
-        )
+    async def act(self, seat: Seat, action: game_pb2.Action, turn: int | None = None) -> int:
+        """Send one action; `turn`: the sequence of the turn it answers (a stale one is
+        refused by the server instead of landing on a later turn)."""
+        request = table_pb2.ActRequest(table_id=seat.table_id, token=seat.token, action=action)
+        if turn is not None:
+            request.turn_sequence = turn
+        reply = await self.stub.Act(request, timeout=15)
         return reply.sequence
 
     async def hint(self, seat: Seat, budget_ms: int) -> table_pb2.HintResponse:

@@ -842,9 +842,12 @@ class TableScreen(Screen):
             return False
         self._busy = True
         sequence = -1
+        turn = self.model.turn_seq
         try:
             for i, action in enumerate(actions):
-                sequence = await self.session.act(self.seat, action)
+                # Each action answers the turn the last one left (the first: the stream's).
+                sequence = await self.session.act(self.seat, action, turn)
+                turn = sequence
                 if on_sent is not None:
                     on_sent(i)
             self.model.acted(sequence)

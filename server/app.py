@@ -19,6 +19,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .limits import Limits
 from .runner import BotRunner
 from .service import SERVICE, CursedBottleService, add_to_server
 from .store import Store, restore
@@ -81,6 +82,7 @@ async def start_server(
     bot_workers: int | None = None,
     lobby: Lobby | None = None,
     store: Store | None = None,
+    limits: Limits | None = None,
 ) -> Running:
     """Bind, register everything and start serving (port 0: any free port).
 
@@ -88,7 +90,8 @@ async def start_server(
     and every change is written to it before it is acknowledged.
     """
     workers = bot_workers or max(8, 2 * (os.cpu_count() or 2))
-    lobby = lobby or Lobby(BotRunner(workers=workers, delay=bot_delay), store=store)
+    runner = BotRunner(workers=workers, delay=bot_delay)
+    lobby = lobby or Lobby(runner, store=store, limits=limits)
     restored = []
     if store is not None:
         lobby.store = store
@@ -117,11 +120,12 @@ async def serve(
     bot_delay: float = 0.0,
     grace: float = DEFAULT_GRACE,
     db: str | os.PathLike[str] | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Run until SIGTERM or SIGINT, then stop gracefully (`db`: keep tables there)."""
     store = Store(db) if db is not None else None
     try:
-        running = await start_server(host, port, bot_delay=bot_delay, store=store)
+        running = await start_server(host, port, bot_delay=bot_delay, store=store, limits=limits)
     except BaseException:
         if store is not None:
             store.close()

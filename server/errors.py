@@ -44,6 +44,11 @@ def denied(rule: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.PERMISSION_DENIED, rule, message)
 
 
+def exhausted(rule: str, message: str) -> ServiceError:
+    """A limit reached (docs/protocol.md, "Limits"): the message names it."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, rule, message)
+
+
 def shorten(text: object, limit: int = 24) -> str:
     """A bad value quoted back to its sender, never the whole of a huge one."""
     shown = repr(text)

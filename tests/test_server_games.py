@@ -343,11 +343,13 @@ def test_a_bot_added_mid_game_takes_over_an_empty_seat():
 
 
 def test_finished_tables_make_room_for_new_ones():
+    from cursedbottle.server.limits import Limits
     from cursedbottle.server.runner import BotRunner
     from cursedbottle.server.tables import Lobby
 
     async def main():
-        async with serving(lobby=Lobby(BotRunner(2), max_tables=2)) as (running, stub):
+        lobby = Lobby(BotRunner(2), limits=Limits(max_tables=2))
+        async with serving(lobby=lobby) as (running, stub):
             finished, host = await create(stub, rules(3, hands=1))
             await add_bots(stub, finished, host, 3)
             spectator = asyncio.create_task(watch(stub, finished))

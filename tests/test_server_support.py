@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from collections.abc import AsyncIterator
 
 import grpc
@@ -53,9 +54,13 @@ async def create(stub, rules_msg: game_pb2.Rules, seed: str = "test", **kw):
 
 async def seat_humans(stub, table_id: str, count: int, password: str = "") -> list[RemoteSeat]:
     seats = []
-    for i in range(count):
+    info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+    taken = {s.name for s in info.seats}
+    numbers = (i for i in itertools.count() if f"human {i}" not in taken)
+    for _ in range(count):
+        name = f"human {next(numbers)}"  # names are unique at a table
         joined = await stub.Join(
-            table_pb2.JoinRequest(table_id=table_id, name=f"human {i}", password=password)
+            table_pb2.JoinRequest(table_id=table_id, name=name, password=password)
         )
         seats.append(
             RemoteSeat(stub, table_id, joined.token, joined.seat, random_policy(100 + joined.seat))
