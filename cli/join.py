@@ -58,4 +58,4 @@ def run(args: argparse.Namespace) -> int:
         tutor_threshold=args.tutor_threshold,
     )
     app.run()
-    return 0
+    return app.return_code or 0  # 1: the client stopped on an error

@@ -224,7 +224,7 @@ def run_app(args: argparse.Namespace) -> int:
                               # the server ends with this client: no seat to resume later
                               remember_seats=False)
         app.run()
-    return 0
+    return app.return_code or 0  # 1: the client stopped on an error
 
 
 def free_port() -> int:
