@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
 from cursedbottle.engine.cards import Deck
-from cursedbottle.engine.records import HandRecord, RecordError
+from cursedbottle.engine.records import HandRecord, RecordError, record_of
 from cursedbottle.engine.rules import Rules, RulesError
 
 if TYPE_CHECKING:
@@ -110,7 +110,12 @@ class StoreError(Exception):
 
 
 class Damaged(StoreError):
-    """A stored value that does not decode; the message names it and says what is wrong."""
+    """A stored value that does not decode; the message names it and says what is wrong
+    (`hand`: the finished hand it is in, if it is in one)."""
+
+    def __init__(self, message: str, hand: int | None = None) -> None:
+        super().__init__(message)
+        self.hand = hand
 
 
 @dataclass(frozen=True)
@@ -214,7 +219,7 @@ def _within(where: str) -> Iterator[None]:
     try:
         yield
     except Damaged as exc:
-        raise Damaged(f"{where}: {exc}") from None
+        raise Damaged(f"{where}: {exc}", exc.hand) from None
 
 
 # ------------------------------------------------------------------ actions
@@ -341,6 +346,8 @@ class StoredTable:
     #: (action, time_ns) in the order the table accepted them.
     actions: list[tuple[Action, int]] = field(default_factory=list)
     hands_finished: int = 0
+    #: Its finished hands (`Store.unfinished` reads them, to check them against the game).
+    hands: list[StoredHand] = field(default_factory=list)
 
 
 @dataclass
@@ -893,20 +900,21 @@ class Store:
                 continue
             try:
                 table.actions = self._actions(table.table_id, table.rules.deck)
-                self._hands_of(table.table_id)
+                table.hands = self._hands_of(table.table_id)
             except Damaged as exc:
                 self._report(Damage(table.table_id, str(exc)))
                 continue
             out.append(table)
         return out
 
-    def _hands_of(self, table_id: str) -> None:
-        """Every finished hand of a table decodes, numbered 1, 2, … (`Damaged` if not)."""
+    def _hands_of(self, table_id: str) -> list[StoredHand]:
+        """Every finished hand of a table, numbered 1, 2, … (`Damaged` if one is not)."""
         with self._transaction():
             rows = self.db.execute(
                 f"SELECT {_HAND_COLUMNS} FROM hands h WHERE h.table_id = ? ORDER BY number",
                 (table_id,),
             ).fetchall()
+        out = []
         for i, row in enumerate(rows, start=1):
             number = _whole(row[1], "hand number")
             if number != i:
@@ -916,8 +924,9 @@ class Store:
                     else f"hand number {number} is out of order"
                 )
             with _within(f"hand {number}"):
-                _decode_hand(row, (table_id, number) in self._sound_hands)
+                out.append(_decode_hand(row, (table_id, number) in self._sound_hands))
             self._sound_hands.add((table_id, number))
+        return out
 
     def _hands(self, rows: list[tuple]) -> list[StoredHand]:
         """The hands of `rows` that decode, of tables whose own rows decode."""
@@ -928,6 +937,8 @@ class Store:
                 continue
             number = row[1]
             key = (table_id, number)
+            if key in self._damage:
+                continue
             try:
                 _whole(number, "hand number")
                 hand = _decode_hand(row, key in self._sound_hands)
@@ -1020,6 +1031,9 @@ def restore(lobby: Lobby, store: Store) -> list[Table]:
             table = _rebuild(lobby, row)
         except Damaged as exc:
             store._report(Damage(row.table_id, str(exc)))
+            if exc.hand is not None:  # nor is that hand shown (ListHands, ReviewHand)
+                what = str(exc).removeprefix(f"hand {exc.hand}: ")
+                store._report(Damage(row.table_id, what, exc.hand))
             continue
         except Exception as exc:  # what the checks did not foresee: still this table only
             store._report(Damage(row.table_id, f"cannot be rebuilt: {exc!r}"))
@@ -1093,14 +1107,32 @@ def _rebuild(lobby: Lobby, row: StoredTable) -> Table:
         finished = len(game.hands) - 1
         table.game, table.times = game, times
         table.state = State.PLAYING
-    if row.hands_finished != finished:
+    stored = len(row.hands)
+    if stored != finished:
         plural = "" if finished == 1 else "s"
         raise Damaged(
-            f"hand {row.hands_finished + 1} is missing (the actions finish {finished} hand{plural})"
-            if row.hands_finished < finished
+            f"hand {stored + 1} is missing (the actions finish {finished} hand{plural})"
+            if stored < finished
             else f"hand {finished + 1} is stored, yet the actions finish {finished} hand{plural}"
         )
+    for hand in row.hands:
+        try:
+            _check_hand(hand, table.game.hands[hand.number - 1])
+        except Damaged as exc:
+            raise Damaged(f"hand {hand.number}: {exc}", hand.number) from None
     return table
+
+
+def _check_hand(stored: StoredHand, played) -> None:
+    """A stored hand is the hand the actions play (its record is what `history`,
+    `ListHands` and `ReviewHand` read once the game is over)."""
+    record, again = HandRecord.from_json(stored.record), record_of(played)
+    fields = ("dealer", "deal", "pile", "passes", "plays", "lopaka", "open_hand")
+    for name in fields:
+        if getattr(record, name) != getattr(again, name):
+            raise Damaged(f"record: {name} differs from what the actions played")
+    if stored.scores != list(played.scores()):
+        raise Damaged(f"scores: {stored.scores}, the actions score {list(played.scores())}")
 
 
 def _bot(name: str, seed: int):

@@ -133,6 +133,18 @@ def _card_zz(t: Template) -> list[tuple[str, tuple]]:
     return _action(t.plays[-1], '["play",0,"ZZ"]')
 
 
+def _stored_record(t: Template) -> dict:
+    with sqlite3.connect(t.path) as conn:
+        sql = "SELECT record FROM hands WHERE table_id = ? AND number = 1"
+        return json.loads(conn.execute(sql, (DAMAGED,)).fetchone()[0])
+
+
+def _plays_reversed(t: Template) -> list[tuple[str, tuple]]:
+    """A record that decodes, but is not the hand the actions played (nor a legal one)."""
+    record = _stored_record(t)
+    return _hand("record", json.dumps({**record, "plays": record["plays"][::-1]}))
+
+
 RULES = json.loads(rules_to_json(Rules(3, hands=2)))
 NO_CHECKS = [("PRAGMA ignore_check_constraints = ON", ())]
 
@@ -292,6 +304,16 @@ DAMAGES = [
         "finished hand's scores",
         lambda t: _hand("scores", '"x"'),
         lambda t: r"hand 1: scores: 'x' is not a list of whole numbers",
+    ),
+    Damage(
+        "finished hand not the one played",
+        _plays_reversed,
+        lambda t: r"hand 1: record: plays differs from what the actions played",
+    ),
+    Damage(
+        "finished hand's scores not the ones played",
+        lambda t: _hand("scores", "[0, 0, 0]"),
+        lambda t: r"hand 1: scores: \[0, 0, 0\], the actions score \[",
     ),
     Damage(
         "finished hand missing",
