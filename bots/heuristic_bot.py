@@ -20,6 +20,7 @@ from cursedbottle.engine.cards import Card
 from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.tricks import policy_card
 from cursedbottle.engine.view import SeatView
+from cursedbottle.solver.cancel import check_cancelled
 
 from .base import register
 from .sampling import position_of, sample_deal
@@ -62,7 +63,10 @@ class HeuristicBot:
 
 
 def rollout(hand: Hand) -> tuple[int, ...]:
-    """Play the hand to its end with Lopaka's policy for every seat; the scores."""
+    """Play the hand to its end with Lopaka's policy for every seat; the scores.
+    (Raises `Cancelled` once the thread's work is cancelled: a search made of
+    rollouts stops as promptly as the solver does.)"""
+    check_cancelled()
     while not hand.is_over:
         hand.push_unchecked(policy_card(hand.legal_play_mask(), hand.trick, hand.price))
     return hand.scores()

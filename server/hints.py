@@ -4,16 +4,23 @@ The hint engine belongs to the bots layer (`cursedbottle.bots.hint`, in bots/hin
 the solver).  It gets the seat's view and nothing else, so a hint cannot know
 more than the seat does.  Without the solver the RPC refuses with
 FAILED_PRECONDITION rather than inventing numbers.
+
+Hints think in the hint threads (`BotRunner.hints`, a `FairPool`): one hint
+of a seat at a time (a second is refused until the first is answered, or
+until its search has stopped after its caller left); tables take turns, one
+hint of a table thinks at a time, and a hint of more than the default budget
+never takes the thread kept for short hints, so one seat's long hints cannot
+make another seat's short one wait.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import table_pb2
 
-from .errors import precondition
+from .errors import exhausted, precondition
 from .wire import action_msg, seat_map, set_card
 
 if TYPE_CHECKING:
@@ -21,6 +28,33 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET_MS = 1000
 MAX_BUDGET_MS = 10_000
+#: Hints of one seat computed at once.
+MAX_HINTS_PER_SEAT = 1
+#: A hint of a longer budget is slow work: it never takes the thread kept for short ones.
+QUICK_BUDGET_MS = DEFAULT_BUDGET_MS
+
+
+async def ask_hint(
+    runner: Any, table_id: str, player: int, view: SeatView, seed: int, budget_ms: int
+) -> table_pb2.HintResponse:
+    """The seat's hint from a hint thread; RESOURCE_EXHAUSTED while its last one thinks."""
+    pool = runner.hints
+    seat = (table_id, player)
+    if pool.pending(seat) >= MAX_HINTS_PER_SEAT:
+        raise exhausted(
+            "HINT_IN_FLIGHT",
+            f"one hint at a time per seat (the server's limit is {MAX_HINTS_PER_SEAT}):"
+            " your last hint is still being worked out",
+        )
+    return await pool.run(
+        table_id,
+        compute_hint,
+        view,
+        seed,
+        budget_ms,
+        slow=budget_ms > QUICK_BUDGET_MS,
+        owner=seat,
+    )
 
 
 def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintResponse:

@@ -11,16 +11,21 @@ tokens, as for `Watch`.
 A review solves every position of the hand from `from_trick` on, which takes
 seconds for the first tricks, so it runs in a review thread (`BotRunner`),
 never on the event loop; a finished hand never changes, so each review is
-computed once per (table, hand, from_trick) and kept (a bounded cache).
-Several requests for the same review wait for the same computation.
+computed once per (table, hand, from_trick) and kept (a cache bounded by
+count and by bytes).  Several requests for the same review wait for the same
+computation; once all of them have gone (their clients cancelled or timed
+out) the computation is cancelled (its search stops within 65,536 nodes), and
+one client (an address) may have at most MAX_REVIEWS_PER_CLIENT requests
+waiting at a time.  The review threads serve clients in turn (`FairPool`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cursedbottle.engine.events import HandEnded
@@ -28,15 +33,21 @@ from cursedbottle.engine.records import HandRecord, replay_hand
 from cursedbottle.v1 import table_pb2
 
 from . import wire
-from .errors import denied, invalid, not_found, precondition
+from .errors import denied, exhausted, invalid, not_found, precondition
+from .runner import Job
 from .store import StoredHand, StoredTable
 from .tables import Lobby, Table, opens, token_hash
+
+log = logging.getLogger("cursedbottle.server")
 
 #: Hands ListHands returns when the request does not say (at most MAX_LIST).
 DEFAULT_LIST = 100
 MAX_LIST = 1000
-#: Reviews kept (each is a few kilobytes).
+#: Reviews kept (each is a few kilobytes), and at most this many bytes of them.
 CACHE_SIZE = 256
+CACHE_BYTES = 16 << 20
+#: ReviewHand requests of one client (address) waiting at once.
+MAX_REVIEWS_PER_CLIENT = 2
 #: Hand summaries kept (a few hundred bytes each); the cache starts afresh beyond.
 SUMMARY_CACHE_SIZE = 20_000
 
@@ -132,18 +143,34 @@ def review_msg(
     return out
 
 
+@dataclass(eq=False)
+class _Review:
+    """A review computed or being computed, and how many requests wait for it."""
+
+    job: Job
+    waiters: int = 0
+    #: Its size once computed (bytes of the message), for the cache's bound.
+    size: int = field(default=0)
+
+
 class Reviews:
     """The finished hands a server can show, and the reviews it computed."""
 
-    def __init__(self, lobby: Lobby, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self, lobby: Lobby, cache_size: int = CACHE_SIZE, cache_bytes: int = CACHE_BYTES
+    ) -> None:
         self.lobby = lobby
         self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
+        self._cached_bytes = 0
+        #: Client → its ReviewHand requests waiting now.
+        self._callers: dict[str, int] = {}
         #: (table, hand) → its summary: a finished hand never changes.
         self._summaries: dict[tuple[str, int], table_pb2.HandSummary] = {}
         #: A live table's id → (events scanned, hand number → when it ended).
         self._hand_ends: dict[str, tuple[int, dict[int, int]]] = {}
         #: (table, hand, from_trick) → the review, computed or being computed.
-        self._reviews: OrderedDict[tuple[str, int, int], asyncio.Future] = OrderedDict()
+        self._reviews: OrderedDict[tuple[str, int, int], _Review] = OrderedDict()
 
     # ------------------------------------------------------------- finding
 
@@ -288,23 +315,63 @@ class Reviews:
         over = f"hands 1…{finished} are over" if finished else "no hand is over yet"
         raise not_found("NO_SUCH_HAND", f"table {table_id} has no hand {number} ({over})")
 
-    async def review(self, hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
+    async def review(
+        self, hand: FinishedHand, from_trick: int, client: str = ""
+    ) -> table_pb2.HandReview:
+        """The review, computed in a review thread or from the cache; cancelled
+        once no request waits for it any more."""
+        if self._callers.get(client, 0) >= MAX_REVIEWS_PER_CLIENT:
+            raise exhausted(
+                "TOO_MANY_REVIEWS",
+                f"at most {MAX_REVIEWS_PER_CLIENT} reviews at a time from one address"
+                f" ({client or 'unknown'}): wait for one to finish",
+            )
         key = (hand.table_id, hand.number, from_trick)
-        future = self._reviews.get(key)
-        if future is None:
-            future = self.lobby.runner.submit_review(compute_review, hand, from_trick)
-            future.add_done_callback(lambda f, key=key: self._settled(key, f))
-            self._reviews[key] = future
-            while len(self._reviews) > self.cache_size:
-                self._reviews.popitem(last=False)
+        entry = self._reviews.get(key)
+        if entry is None:
+            job = self.lobby.runner.reviews.submit(client, compute_review, hand, from_trick)
+            entry = _Review(job)
+            job.future.add_done_callback(lambda f, key=key, entry=entry: self._settled(key, entry))
+            self._reviews[key] = entry
+            self._trim()
         else:
             self._reviews.move_to_end(key)
-        # A caller that goes away does not cancel the review others may be waiting for.
-        return await asyncio.shield(future)
+        entry.waiters += 1
+        self._callers[client] = self._callers.get(client, 0) + 1
+        try:
+            # One caller going away does not cancel the review others wait for.
+            return await asyncio.shield(entry.job.future)
+        finally:
+            entry.waiters -= 1
+            left = self._callers[client] - 1
+            if left:
+                self._callers[client] = left
+            else:
+                del self._callers[client]
+            if entry.waiters == 0 and not entry.job.future.done():
+                log.info(
+                    "review of table %s hand %d cancelled: nobody waits for it",
+                    hand.table_id,
+                    hand.number,
+                )
+                entry.job.cancel()
 
-    def _settled(self, key: tuple[str, int, int], future: asyncio.Future) -> None:
-        """A failed review is not kept: the next request tries again."""
-        if (future.cancelled() or future.exception() is not None) and self._reviews.get(
-            key
-        ) is future:
+    def _settled(self, key: tuple[str, int, int], entry: _Review) -> None:
+        """A failed or cancelled review is not kept: the next request tries again."""
+        future = entry.job.future
+        if self._reviews.get(key) is not entry:
+            return
+        if future.cancelled() or future.exception() is not None:
             del self._reviews[key]
+            return
+        entry.size = future.result().ByteSize()
+        self._cached_bytes += entry.size
+        self._trim()
+
+    def _trim(self) -> None:
+        """Forget the least recently asked reviews beyond the cache's bounds."""
+        while self._reviews and (
+            len(self._reviews) > self.cache_size or self._cached_bytes > self.cache_bytes
+        ):
+            _, oldest = self._reviews.popitem(last=False)
+            self._cached_bytes -= oldest.size

@@ -1,21 +1,350 @@
-"""Where bots, hints and reviews think: worker threads, off the event loop."""
+"""Where bots, hints and reviews think: worker threads, off the event loop, shared fairly.
+
+The search releases the GIL, so threads think in parallel.  Bots, hints and
+reviews have pools of their own (people asking for advice never hold the bots
+up, nor a hand review the hints), and inside each pool nobody can starve the
+others (`FairPool`):
+- work is queued by a key (a table for bots and hints, a client for reviews)
+  and the keys take turns (round robin); a key has at most one job thinking
+  at a time, so one table's bots, or one client's reviews, hold one thread;
+- slow work (a searching bot, a long hint) may hold all threads but the
+  reserved ones, which stay for quick work: a table of random bots goes on
+  while every other table's strong bots think;
+- every job carries a `CancelToken` (solver/cancel.py) that the search looks
+  at every 65,536 nodes: a job whose callers have gone is cancelled, and
+  `shutdown` cancels everything, so the server stops promptly even while
+  bots, hints and reviews are deep in a search.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
+
+log = logging.getLogger("cursedbottle.server")
+
+#: The longest a bot may think per decision (`strong:10`), and the most deals it
+#: may guess (`strong:n256`): the server refuses bigger efforts.
+MAX_BOT_SECONDS = 10.0
+MAX_BOT_DEALS = 256
+#: A job that took longer than this makes its key slow: its next jobs queue as slow work.
+FAST_SECONDS = 0.25
+#: Seconds `shutdown` waits for the worker threads to end (they are daemon
+#: threads: one still in a long stretch of pure Python never holds the process).
+SHUTDOWN_WAIT = 1.0
+
+
+@dataclass(eq=False)
+class Job:
+    """One piece of work in a pool: its key, whether it is slow, its answer and its token."""
+
+    key: Hashable
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    slow: bool
+    loop: asyncio.AbstractEventLoop
+    #: The answer, on `loop`; cancelling it (nobody waits) cancels the job.
+    future: asyncio.Future
+    #: Who asked (a seat, say), counted by `pending` until the job has ended.
+    owner: Hashable | None = None
+    token: CancelToken = field(default_factory=CancelToken)
+    ended: bool = False
+
+    def cancel(self) -> None:
+        """Give the job up: taken off the queue, or its search told to stop."""
+        self.token.cancel()
+        if not self.future.done():
+            self.future.cancel()
+
+
+class FairPool:
+    """Worker threads that serve keys in turn, one job of a key at a time, with
+    `reserved` threads kept for quick work (see the module's docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        workers: int,
+        reserved: int | None = None,
+        on_idle: Callable[[], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.workers = max(1, workers)
+        if reserved is None:
+            reserved = self.workers // 4 if self.workers >= 3 else 0
+        #: Threads slow work may hold at once.
+        self.slow_limit = max(1, self.workers - reserved)
+        self.on_idle = on_idle
+        self._cond = threading.Condition()
+        #: Keys with work waiting, in the order they get their turn.
+        self._waiting: OrderedDict[Hashable, deque[Job]] = OrderedDict()
+        self._running: dict[Hashable, int] = {}
+        self._active: set[Job] = set()
+        self._slow_running = 0
+        #: Keys whose last job took longer than FAST_SECONDS.
+        self._slow_keys: set[Hashable] = set()
+        #: Owner → its jobs not yet ended (waiting or thinking).
+        self._owners: dict[Hashable, int] = {}
+        self._threads: list[threading.Thread] = []
+        self._idle_threads = 0
+        self._closed = False
+        #: Jobs whose work stopped because they were cancelled (for tests and the log).
+        self.cancelled_jobs = 0
+
+    # ------------------------------------------------------------ the loop side
+
+    def submit(
+        self,
+        key: Hashable,
+        fn: Callable[..., Any],
+        *args: Any,
+        slow: bool = False,
+        owner: Hashable | None = None,
+    ) -> Job:
+        """Queue `fn(*args)` under `key`; the job's future is of the running loop."""
+        loop = asyncio.get_running_loop()
+        job = Job(key, fn, args, slow, loop, loop.create_future(), owner)
+        job.future.add_done_callback(lambda f, job=job: f.cancelled() and self._forget(job))
+        with self._cond:
+            if self._closed:
+                raise RuntimeError(f"the {self.name} pool is shut down")
+            if owner is not None:
+                self._owners[owner] = self._owners.get(owner, 0) + 1
+            self._waiting.setdefault(key, deque()).append(job)
+            if self._idle_threads == 0 and len(self._threads) < self.workers:
+                thread = threading.Thread(
+                    target=self._work, name=f"cb-{self.name}-{len(self._threads)}", daemon=True
+                )
+                self._threads.append(thread)
+                thread.start()
+            self._cond.notify()
+        return job
+
+    async def run(
+        self,
+        key: Hashable,
+        fn: Callable[..., Any],
+        *args: Any,
+        slow: bool = False,
+        owner: Hashable | None = None,
+    ):
+        """`fn(*args)` in a worker thread; cancelling the caller cancels the job."""
+        return await self.submit(key, fn, *args, slow=slow, owner=owner).future
+
+    def pending(self, owner: Hashable) -> int:
+        """The jobs of `owner` not ended yet: waiting, or thinking (even if given up:
+        a search stops at its next check, pure Python at its end)."""
+        with self._cond:
+            return self._owners.get(owner, 0)
+
+    def _end(self, job: Job) -> None:
+        """The job is over for good (under the lock)."""
+        if job.ended:
+            return
+        job.ended = True
+        if job.owner is not None:
+            left = self._owners.get(job.owner, 0) - 1
+            if left > 0:
+                self._owners[job.owner] = left
+            else:
+                self._owners.pop(job.owner, None)
+
+    def _forget(self, job: Job) -> None:
+        """A job whose future was cancelled: its search stops, or it never starts."""
+        job.token.cancel()
+        with self._cond:
+            queue = self._waiting.get(job.key)
+            if queue is not None and job in queue:
+                queue.remove(job)
+                if not queue:
+                    del self._waiting[job.key]
+                self._end(job)
+
+    @property
+    def busy(self) -> int:
+        """Jobs thinking now (for tests and the benchmark)."""
+        with self._cond:
+            return len(self._active)
+
+    def shutdown(self, wait: float = SHUTDOWN_WAIT) -> None:
+        """Cancel every job, waiting or thinking, and let the threads end."""
+        self.close()
+        self.join(time.monotonic() + wait)
+
+    def close(self) -> None:
+        """Cancel every job, waiting or thinking; no new work is taken."""
+        with self._cond:
+            self._closed = True
+            jobs = [job for queue in self._waiting.values() for job in queue]
+            jobs.extend(self._active)
+            self._waiting.clear()
+            for job in jobs:
+                job.token.cancel()
+            for job in jobs[: len(jobs) - len(self._active)]:
+                self._end(job)
+            self._cond.notify_all()
+        for job in jobs:
+            _settle(job, None, Cancelled("the server is shutting down"))
+
+    def join(self, deadline: float) -> None:
+        """Wait for the threads to end, until `deadline` (time.monotonic())."""
+        with self._cond:
+            threads = list(self._threads)
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
+        left = [t.name for t in threads if t.is_alive()]
+        if left:
+            log.warning("%s threads still busy at shutdown (daemon threads): %s", self.name, left)
+
+    # ---------------------------------------------------------- the thread side
+
+    def _next(self) -> Job | None:
+        with self._cond:
+            while True:
+                if self._closed:
+                    return None
+                job = self._pick()
+                if job is not None:
+                    return job
+                self._idle_threads += 1
+                try:
+                    self._cond.wait()
+                finally:
+                    self._idle_threads -= 1
+
+    def _pick(self) -> Job | None:
+        """The next job in turn whose key thinks nothing now (under the lock)."""
+        for key in list(self._waiting):
+            if self._running.get(key, 0):
+                continue
+            queue = self._waiting[key]
+            slow = queue[0].slow or key in self._slow_keys
+            if slow and self._slow_running >= self.slow_limit:
+                continue
+            job = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(key)
+            else:
+                del self._waiting[key]
+            self._running[key] = 1
+            self._active.add(job)
+            job.slow = slow
+            self._slow_running += slow
+            return job
+        return None
+
+    def _work(self) -> None:
+        while (job := self._next()) is not None:
+            started = time.monotonic()
+            value, error = None, None
+            try:
+                with cancellable(job.token):
+                    job.token.check()
+                    value = job.fn(*job.args)
+            except BaseException as exc:  # the caller gets it, whatever it is
+                error = exc
+            took = time.monotonic() - started
+            with self._cond:
+                if isinstance(error, Cancelled):
+                    self.cancelled_jobs += 1
+                self._active.discard(job)
+                self._end(job)
+                del self._running[job.key]
+                self._slow_running -= job.slow
+                if took > FAST_SECONDS:
+                    if len(self._slow_keys) > 10_000:  # (keys of tables long gone)
+                        self._slow_keys.clear()
+                    self._slow_keys.add(job.key)
+                else:
+                    self._slow_keys.discard(job.key)
+                idle = not self._active and not self._waiting
+                self._cond.notify_all()
+            _settle(job, value, error)
+            if idle and self.on_idle is not None:
+                try:
+                    self.on_idle()
+                except Exception:
+                    log.exception("%s pool: idle hook failed", self.name)
+
+
+def _settle(job: Job, value: Any, error: BaseException | None) -> None:
+    """Hand the answer to the job's loop (a cancelled job's future is cancelled)."""
+
+    def resolve() -> None:
+        future = job.future
+        if future.done():
+            return
+        if job.token.cancelled or isinstance(error, Cancelled):
+            future.cancel()
+        elif error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+        job.loop.call_soon_threadsafe(resolve)
+
+
+def check_bot_effort(name: str) -> None:
+    """Refuse a bot name whose effort passes the server's limits (`strong:inf`,
+    `strong:1e9`, `strong:n100000`); the name's other faults are make_bot's to say."""
+    from .errors import invalid
+
+    effort = name.partition(":")[2]
+    if not effort:
+        return
+    deals = None
+    if effort[:1] in ("n", "N"):
+        # (`nan` is not deals but seconds, or rather not a number of them.)
+        with contextlib.suppress(ValueError):
+            deals = int(effort[1:])
+    if deals is not None:
+        if deals > MAX_BOT_DEALS:
+            raise invalid(
+                "BOT_EFFORT",
+                f"bot: {name!r} guesses too many deals per decision"
+                f" (the server's limit is {MAX_BOT_DEALS}: strong:n{MAX_BOT_DEALS})",
+            )
+        return
+    try:
+        seconds = float(effort)
+    except ValueError:
+        return
+    if not seconds <= MAX_BOT_SECONDS:  # (nan and inf fail this too)
+        raise invalid(
+            "BOT_EFFORT",
+            f"bot: {name!r} thinks too long per decision (the server's limit is"
+            f" {MAX_BOT_SECONDS:g} seconds: strong:{MAX_BOT_SECONDS:g})",
+        )
+
+
+def searches(bot: object) -> bool:
+    """Whether a bot searches (it has a time budget or a number of deals): slow work."""
+    return getattr(bot, "budget", None) is not None or getattr(bot, "samples", None) is not None
+
+
+def _release_solver_memory() -> None:
+    """The solver keeps its biggest table for the next solve; a review's is hundreds
+    of MB, so once no review is left it is given back (bots make a small one again)."""
+    try:
+        from cursedbottle.solver.api import release_table
+    except ImportError:  # a server without the solver
+        return
+    release_table()
 
 
 class BotRunner:
-    """Where bots and hints think: worker threads, off the event loop.
-
-    The search releases the GIL, so threads think in parallel; there are more
-    bot threads than cores so that a cheap bot is not queued behind slow ones
-    of other tables.  Hints have threads of their own: people asking for
-    advice never hold the bots up; so do hand reviews (a whole hand solved
-    card by card takes seconds), which hold up neither bots nor hints.
-    """
+    """The server's three pools: bots, hints and reviews (see the module's docstring)."""
 
     def __init__(
         self,
@@ -24,26 +353,25 @@ class BotRunner:
         hint_workers: int = 2,
         review_workers: int = 2,
     ) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cb-bot")
-        self.hint_pool = ThreadPoolExecutor(max_workers=hint_workers, thread_name_prefix="cb-hint")
-        self.review_pool = ThreadPoolExecutor(
-            max_workers=review_workers, thread_name_prefix="cb-review"
+        self.bots = FairPool("bot", workers)
+        # Two hint threads: one stays for hints of at most the default budget.
+        self.hints = FairPool("hint", hint_workers, reserved=1 if hint_workers > 1 else 0)
+        self.reviews = FairPool(
+            "review", review_workers, reserved=0, on_idle=_release_solver_memory
         )
         #: Seconds a bot waits before it acts, so people can follow (0 in tests).
         self.delay = delay
 
-    async def run(self, fn: Callable, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
-
-    async def run_hint(self, fn: Callable, *args):
-        return await asyncio.get_running_loop().run_in_executor(self.hint_pool, fn, *args)
-
-    def submit_review(self, fn: Callable, *args) -> asyncio.Future:
-        """`fn(*args)` in a review thread, as a future of the running loop (several
-        requests for the same review may await it)."""
-        return asyncio.get_running_loop().run_in_executor(self.review_pool, fn, *args)
+    async def think(self, table_id: str, bot, view):
+        """The bot's action for `view`: at most one bot of a table thinks at a time, and
+        tables take turns; cancelling the caller (the bot was removed) stops the search."""
+        return await self.bots.run(table_id, bot.act, view, slow=searches(bot))
 
     def shutdown(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        self.hint_pool.shutdown(wait=False, cancel_futures=True)
-        self.review_pool.shutdown(wait=False, cancel_futures=True)
+        """Cancel every bot, hint and review and end the threads (about a second at most)."""
+        pools = (self.bots, self.hints, self.reviews)
+        for pool in pools:
+            pool.close()
+        deadline = time.monotonic() + SHUTDOWN_WAIT
+        for pool in pools:
+            pool.join(deadline)

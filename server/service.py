@@ -21,8 +21,9 @@ from cursedbottle.v1 import table_pb2
 
 from . import wire
 from .errors import ServiceError, invalid, precondition, shorten
-from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, compute_hint
+from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, ask_hint
 from .names import check_shown_text
+from .peers import client_of
 from .review import Reviews
 from .tables import Lobby, Subscriber, Table
 
@@ -185,7 +186,7 @@ class CursedBottleService:
             raise precondition("NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to do")
         view = game.view(player)
         seed = request.seed if request.HasField("seed") else len(game.actions)
-        return await table.runner.run_hint(compute_hint, view, seed, budget)
+        return await ask_hint(table.runner, table.table_id, player, view, seed, budget)
 
     # ------------------------------------------------------------ reviews
 
@@ -203,7 +204,7 @@ class CursedBottleService:
             _text(request.token, "token", MAX_TOKEN),
             request.from_trick,
         )
-        return await self.reviews.review(hand, first)
+        return await self.reviews.review(hand, first, client_of(context))
 
     # ------------------------------------------------------------ streams
 
@@ -271,9 +272,14 @@ async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> No
 
 
 def _check_bot_name(name: str) -> None:
+    """A bot the server knows, with an effort within its limits (runner.MAX_BOT_SECONDS)."""
     from cursedbottle.bots import make_bot
 
+    from .runner import check_bot_effort
+
     try:
+        make_bot(name.partition(":")[0])
+        check_bot_effort(name)
         make_bot(name)
     except ValueError as exc:
         raise invalid("UNKNOWN_BOT", f"bot: {exc}") from None

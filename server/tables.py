@@ -611,7 +611,7 @@ class Table:
                     if seat.player() is not bot or game.seat_of(player) not in game.to_act():
                         return
                 view = game.view(player)
-                action = await self.runner.run(bot.act, view)
+                action = await self.runner.think(self.table_id, bot, view)
                 if seat.player() is not bot:
                     return
                 try:

@@ -139,6 +139,12 @@ def solve_hand(
     return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)
 
 
+def release_table() -> None:
+    """Give back the memory of the transposition table the solver keeps between
+    solves (it grows to the biggest search made; the next solve makes a new one)."""
+    _search.release_table()
+
+
 def solve(
     position: Position | Hand, opts: int | None = None, time_limit: float | None = None
 ) -> Solution:
