@@ -76,6 +76,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "you": "you",
         "waiting_start": "Waiting for players… {free} seat(s) free. Press s to start when full.",
         "waiting": "Waiting for the others…",
+        "seat_from_hand": "A bot plays this seat to the end of the hand; it is yours from "
+                          "hand {n}.",
         "your_turn_play": "Your turn: play a card (←/→, number, Enter or click).",
         "your_turn_pile": "Choose the card for the bottle's pile (Enter).",
         "your_turn_pass": "Choose the card to pass to {name} (Enter).",
@@ -293,6 +295,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "you": "du",
         "waiting_start": "Warte auf Mitspieler… {free} Platz/Plätze frei. s startet, wenn voll.",
         "waiting": "Warte auf die anderen…",
+        "seat_from_hand": "Ein Bot spielt diesen Platz bis zum Ende der Hand; ab Hand {n} "
+                          "ist er deiner.",
         "your_turn_play": "Du bist dran: spiel eine Karte (←/→, Zahl, Enter oder Klick).",
         "your_turn_pile": "Wähle die Karte für den Flaschenstapel (Enter).",
         "your_turn_pass": "Wähle die Karte für {name} (Enter).",

@@ -604,6 +604,9 @@ class TableScreen(Screen):
             return Text(tr("sent"))
         if m.phase == game_pb2.PHASE_PILE and m.me == m.dealer and m.me not in m.to_act:
             return Text(tr("dealer_no_pile"))  # the five-player Bottle Imp's dealer
+        from_hand = m.info.seats[m.me].from_hand if m.info and m.me < len(m.info.seats) else 0
+        if from_hand > m.hand_number:  # a seat taken mid-hand: the server says from when
+            return Text(tr("seat_from_hand", n=from_hand))
         return Text(tr("waiting"))
 
     def _speed_text(self) -> str:

@@ -143,7 +143,7 @@ def scripted_table(rules, seed: str = "snapshots", names=("Ann", "Bob", "Cleo", 
     runner = BotRunner(workers=1, hint_workers=1)
     table = Table("snap", "Ann's table", rules, runner, seed=seed, first_dealer=rules.players - 1)
     for i in range(rules.players):
-        table.join(names[i], i, "")
+        table.join(names[i], i)
     table.start()
     while not table.game.is_over:
         if until_event is not None and until_event(table):

@@ -6,7 +6,15 @@ from __future__ import annotations
 import asyncio
 
 import grpc
-from client_support import SIZE, local_server, play_by_keys, run, table_screen, until
+from client_support import (
+    SIZE,
+    local_server,
+    play_by_keys,
+    run,
+    screen_text,
+    table_screen,
+    until,
+)
 from cursedbottle.client import CursedBottleApp
 from cursedbottle.server import CLIENT_OPTIONS
 from cursedbottle.server.remote import RemoteSeat, random_policy
@@ -15,7 +23,7 @@ from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
 
 def test_a_person_who_takes_a_seat_mid_hand_waits_for_the_next_hand_then_plays():
     async def go():
-        async with local_server() as target:
+        async with local_server(bot_delay=0.2) as target:  # time to read the hand out
             channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
             stub = table_pb2_grpc.CursedBottleStub(channel)
             made = await stub.CreateTable(
@@ -45,6 +53,8 @@ def test_a_person_who_takes_a_seat_mid_hand_waits_for_the_next_hand_then_plays()
                 screen = table_screen(app)
                 await until(pilot, lambda: screen.model.info is not None)
                 assert screen.model.info.seats[2].from_hand == 2
+                await until(pilot, lambda: "it is yours from hand 2" in screen_text(app))
+                assert screen.model.legal == [], "nothing to choose while the bot plays"
                 steps = await play_by_keys(
                     pilot, app, lambda s: s.model.game_ended is not None, timeout=90
                 )
