@@ -1136,10 +1136,17 @@ def _check_hand(stored: StoredHand, played) -> None:
 
 
 def _bot(name: str, seed: int):
+    """A stored bot, if this server would take it today (AddBot's checks)."""
     from cursedbottle.bots import make_bot
 
+    from .errors import ServiceError
+    from .runner import check_bot_effort
+
     try:
+        check_bot_effort(name)  # a `strong:inf` stored before the limit stays out
         return make_bot(name, seed=seed)
+    except ServiceError as exc:
+        raise Damaged(exc.message) from None
     except ValueError as exc:
         raise Damaged(str(exc)) from None
 

@@ -239,6 +239,11 @@ DAMAGES = [
         lambda t: r"seat 1: unknown bot 'nosuchbot'",
     ),
     Damage(
+        "bot over the server's limits",
+        lambda t: _seat(2, "bot", "strong:inf"),
+        lambda t: r"seat 2: bot: 'strong:inf' thinks too long per decision",
+    ),
+    Damage(
         "stand-in bot the server does not know",
         lambda t: _table("stand_in_bot", "nosuchbot"),
         lambda t: r"stand_in_bot: unknown bot 'nosuchbot'",
