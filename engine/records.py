@@ -47,6 +47,7 @@ from .rules import Rules, RulesError
 from .tricks import Trick
 
 __all__ = [
+    "DealerError",
     "HandRecord",
     "RecordError",
     "ReplayError",
@@ -59,6 +60,29 @@ __all__ = [
 
 class RecordError(ValueError):
     """A record that is not a well-formed hand record; the message names the field."""
+
+
+class DealerError(RecordError):
+    """A team hand dealt by a team member while some play alone.
+
+    RULES.md (the seed): "Dealer is always an individual player when there are
+    individuals" (five in teams, the 2-2-1-1 split of six); the engine deals
+    so, and a record that says otherwise is not a hand of these rules.
+    `field` is the record field, `rule` the rule in words, `dealer` the seat
+    the record names and `individuals` the seats that may deal.
+    """
+
+    field = "dealer"
+    rule = "the dealer is always an individual"
+
+    def __init__(self, dealer: int, individuals: tuple[int, ...]) -> None:
+        may = " or ".join(f"seat {s}" for s in individuals)
+        super().__init__(
+            f"dealer: seat {dealer} plays in a team, but {self.rule} when some play "
+            f"alone (here {may})"
+        )
+        self.dealer = dealer
+        self.individuals = individuals
 
 
 class ReplayError(RecordError):
@@ -121,6 +145,14 @@ def _one_per_holder(rules: Rules) -> str:
 def _lopaka_seat(rules: Rules, dealer: int) -> int | None:
     """FORMATS.md: Lopaka sits at the dealer's right, i.e. seat dealer − 1."""
     return (dealer - 1) % rules.seats if rules.lopaka else None
+
+
+def _dealers(rules: Rules) -> tuple[int, ...]:
+    """The seats that may deal a hand: whoever deals first is the rules' own
+    `dealer_of` (an individual whenever some play alone, anyone otherwise)."""
+    if not rules.teams:
+        return tuple(range(rules.seats))
+    return tuple(sorted({rules.dealer_of(first, 1) for first in range(rules.players)}))
 
 
 def _holder_name(rules: Rules, holder: int) -> str:
@@ -249,6 +281,9 @@ class HandRecord:
         dealer = _int(self.dealer, "dealer")
         if not 0 <= dealer < rules.seats:
             raise RecordError(f"dealer: {dealer} is not a seat (seats are 0 to {rules.seats - 1})")
+        dealers = _dealers(rules)
+        if dealer not in dealers:
+            raise DealerError(dealer, dealers)
         want = _lopaka_seat(rules, dealer)
         if want is None:
             if self.lopaka is not None:

@@ -21,6 +21,7 @@ from cursedbottle.engine.events import CardPlayed, Phase, TrickWon
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.records import (
+    DealerError,
     HandRecord,
     RecordError,
     ReplayError,
@@ -29,7 +30,7 @@ from cursedbottle.engine.records import (
     replay,
     replay_hand,
 )
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -578,6 +579,77 @@ def test_extra_fields_are_allowed() -> None:
     obj["comment"] = "a lively hand"
     obj["rules"]["target"] = 100
     assert HandRecord.from_json(obj) == HandRecord.from_json(fresh("4p"))
+
+
+# --------------------------------------------------- the dealer in team mode
+
+#: RULES.md, written out again: "Dealer is always an individual player when
+#: there are individuals": who may deal when some play alone.
+TEAM_DEALERS = {
+    "5-teams": (Rules(5, edition=Edition.BOTTLE_IMP, teams=True), (0,)),
+    "6-2211": (Rules(6, edition=Edition.BOTTLE_IMP, teams=True, singles=True), (0, 3)),
+}
+
+
+def team_hand(rules: Rules, dealer: int, seed: int) -> Hand:
+    """A whole random hand with any dealer (a Game only lets an individual deal)."""
+    rng = random.Random(seed)
+    deal, undealt = random_deal(rules, rng, dealer)
+    return play_out(Hand(rules, dealer, deal, undealt), rng)
+
+
+def team_record_json(hand: Hand) -> dict:
+    """The hand's record as FORMATS.md lays it out, written here without
+    `record_of` (which builds a `HandRecord`, and so checks the dealer)."""
+    deck, rules = hand.deck, hand.rules
+    n = rules.players
+    passes: list[dict] = [{"left": None, "right": None} for _ in range(n)]
+    for giver, to, card, _ in hand.all_passes():
+        passes[giver]["left" if to == (giver + 1) % n else "right"] = deck.cards[card].ascii
+    return {
+        "rules": rules.to_json(),
+        "dealer": hand.dealer,
+        "deal": [[c.ascii for c in deck.cards_of(m)] for m in hand.dealt],
+        "pile": [deck.cards[hand.pile_by_seat[s][0]].ascii for s in rules.pile_seats(hand.dealer)],
+        "passes": passes,
+        "plays": [c.ascii for t in hand.tricks for c in t.cards],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(TEAM_DEALERS))
+def test_an_individual_dealer_replays(name: str) -> None:
+    rules, individuals = TEAM_DEALERS[name]
+    for dealer in individuals:
+        hand = team_hand(rules, dealer, seed=dealer)
+        obj = team_record_json(hand)
+        assert obj == record_of(hand).to_json()  # the helper writes what the engine writes
+        assert replay_json(obj).scores == hand.scores()
+
+
+@pytest.mark.parametrize("name", sorted(TEAM_DEALERS))
+def test_a_team_hand_dealt_by_a_team_member_is_refused(name: str) -> None:
+    rules, individuals = TEAM_DEALERS[name]
+    here = " or ".join(f"seat {s}" for s in individuals)
+    for dealer in sorted(set(range(rules.players)) - set(individuals)):
+        obj = team_record_json(team_hand(rules, dealer, seed=dealer))
+        with pytest.raises(DealerError) as err:
+            HandRecord.from_json(obj)
+        assert str(err.value) == (
+            f"dealer: seat {dealer} plays in a team, but the dealer is always an "
+            f"individual when some play alone (here {here})"
+        )
+        assert err.value.field == "dealer"
+        assert err.value.rule == "the dealer is always an individual"
+        assert (err.value.dealer, err.value.individuals) == (dealer, individuals)
+        assert not isinstance(err.value, ReplayError)
+
+
+def test_without_individuals_any_seat_deals_a_team_hand() -> None:
+    for rules in (Rules(4, edition=Edition.BOTTLE_IMP, teams=True),
+                  Rules(6, edition=Edition.BOTTLE_IMP, teams=True)):
+        for dealer in range(rules.players):
+            hand = team_hand(rules, dealer, seed=dealer)
+            assert replay_json(record_of(hand).to_json()).scores == hand.scores()
 
 
 # ------------------------------------------------------------ illegal steps

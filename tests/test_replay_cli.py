@@ -21,6 +21,7 @@ from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.records import HandRecord, record_of, replay_hand
 from cursedbottle.engine.rules import Rules
+from test_records import TEAM_DEALERS, team_hand, team_record_json
 
 RULES = {
     "3p": Rules(3),
@@ -158,6 +159,23 @@ def test_bad_record_exits_2_with_one_line(tmp_path, capsys, what, content, patte
 
 def assert_full_match(pattern: str, text: str) -> None:
     assert re.fullmatch(pattern, text), f"{text!r} does not match {pattern!r}"
+
+
+@pytest.mark.parametrize("name", sorted(TEAM_DEALERS))
+def test_a_team_hand_dealt_by_a_team_member_exits_2_with_one_line(
+    tmp_path, capsys, name: str
+) -> None:
+    """Five in teams and the 2-2-1-1 split: "the dealer is always an individual"."""
+    rules, individuals = TEAM_DEALERS[name]
+    dealer = individuals[0] + 1  # a team member
+    path = write(tmp_path, team_record_json(team_hand(rules, dealer, seed=5)))
+    code, out, err = run_cli(capsys, str(path))
+    assert (code, out) == (2, "")
+    here = " or ".join(f"seat {s}" for s in individuals)
+    assert err == (
+        f"cursed-bottle: {path}: dealer: seat {dealer} plays in a team, but the dealer is "
+        f"always an individual when some play alone (here {here})\n"
+    )
 
 
 def test_illegal_record_names_the_first_illegal_step(tmp_path, capsys) -> None:
