@@ -49,7 +49,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("cursedbottle.server")
 
 #: Bumped whenever the schema changes; a database of another version is refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: What turns a database of an older version into the current one (applied in order,
+#: in one transaction, when a server opens it; readers do not write).
+_MIGRATIONS = {
+    # 2: a seat taken during a game is its holder's from a later hand (Seat.from_hand).
+    1: "ALTER TABLE seats ADD COLUMN from_hand INTEGER NOT NULL DEFAULT 0;",
+}
 #: PRAGMA application_id: marks the file as ours ("CBTL").
 APPLICATION_ID = 0x4342544C
 #: Commits between two checkpoints (each copies the WAL back, off the event loop).
@@ -83,6 +89,7 @@ CREATE TABLE seats (
     name TEXT NOT NULL,
     token_sha256 TEXT,
     bot TEXT NOT NULL,
+    from_hand INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
 CREATE TABLE actions (
@@ -319,6 +326,8 @@ class StoredSeat:
     name: str
     token_sha256: str | None
     bot: str
+    #: The hand from which the holder plays the seat (0: from the start).
+    from_hand: int = 0
 
 
 @dataclass
@@ -441,7 +450,7 @@ def _decode_table(row: tuple, hands_finished: int, seat_rows: list[tuple]) -> St
 def _decode_seats(rules: Rules, rows: list[tuple]) -> list[StoredSeat]:
     """A table's seat rows: each seat of the rules once, in order."""
     seats = []
-    for seat, kind, name, token, bot in rows:
+    for seat, kind, name, token, bot, from_hand in rows:
         number = _whole(seat, "seat number")
         with _within(f"seat {number}"):
             if not 0 <= number < rules.players:
@@ -450,7 +459,12 @@ def _decode_seats(rules: Rules, rows: list[tuple]) -> list[StoredSeat]:
                 raise Damaged(f"kind {_shown(kind)} is not empty, human or bot")
             if token is not None:
                 _text(token, "token_sha256")
-            seats.append(StoredSeat(number, kind, _text(name, "name"), token, _text(bot, "bot")))
+            start = _whole(from_hand, "from_hand")
+            if start < 0:
+                raise Damaged(f"from_hand {start} is not a hand")
+            seats.append(
+                StoredSeat(number, kind, _text(name, "name"), token, _text(bot, "bot"), start)
+            )
     numbers = [s.seat for s in seats]
     for expected in range(rules.players):
         if expected not in numbers:
@@ -611,10 +625,21 @@ class Store:
                     + "COMMIT;"
                 )
             log.debug("database %s created (schema version %d)", self.path, SCHEMA_VERSION)
+            self._from_hand = "from_hand"
             return
         if app != APPLICATION_ID:
             raise StoreError(f"{self.path}: not a cursed-bottle database")
-        if version != SCHEMA_VERSION:
+        if version in _MIGRATIONS and not self.readonly:
+            with self._transaction():
+                script = "".join(_MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
+                self.db.executescript(
+                    f"BEGIN;{script}PRAGMA user_version={SCHEMA_VERSION};COMMIT;"
+                )
+            log.info("database %s upgraded to schema version %d", self.path, SCHEMA_VERSION)
+            version = SCHEMA_VERSION
+        #: How a seat's `from_hand` is read (a reader may look at an older file).
+        self._from_hand = "from_hand" if version >= 2 else "0"
+        if version != SCHEMA_VERSION and not (self.readonly and version in _MIGRATIONS):
             newer = " (written by a newer cursed-bottle?)" if version > SCHEMA_VERSION else ""
             raise StoreError(
                 f"{self.path}: database schema version {version}, this cursed-bottle "
@@ -694,7 +719,8 @@ class Store:
     def create_table(self, table: Table) -> None:
         rows = [
             (
-                "INSERT INTO seats VALUES (?, ?, 'empty', '', NULL, '')",
+                "INSERT INTO seats (table_id, seat, kind, name, token_sha256, bot) "
+                "VALUES (?, ?, 'empty', '', NULL, '')",
                 (table.table_id, seat.number),
             )
             for seat in table.seats
@@ -724,13 +750,20 @@ class Store:
         )
 
     def save_seat(
-        self, table_id: str, seat: int, kind: str, name: str, token_sha256: str | None, bot: str
+        self,
+        table_id: str,
+        seat: int,
+        kind: str,
+        name: str,
+        token_sha256: str | None,
+        bot: str,
+        from_hand: int = 0,
     ) -> None:
         self._write(
             (
-                "UPDATE seats SET kind = ?, name = ?, token_sha256 = ?, bot = ? "
+                "UPDATE seats SET kind = ?, name = ?, token_sha256 = ?, bot = ?, from_hand = ? "
                 "WHERE table_id = ? AND seat = ?",
-                (kind, name, token_sha256, bot, table_id, seat),
+                (kind, name, token_sha256, bot, from_hand, table_id, seat),
             )
         )
 
@@ -834,7 +867,7 @@ class Store:
             ).fetchall()
             seats = {
                 row[0]: self.db.execute(
-                    "SELECT seat, kind, name, token_sha256, bot FROM seats "
+                    f"SELECT seat, kind, name, token_sha256, bot, {self._from_hand} FROM seats "
                     "WHERE table_id = ? ORDER BY seat",
                     (row[0],),
                 ).fetchall()
@@ -1086,6 +1119,7 @@ def _rebuild(lobby: Lobby, row: StoredTable) -> Table:
         seat.kind = SeatKind[saved.kind.upper()]
         seat.name = saved.name
         seat.token_hash = saved.token_sha256
+        seat.from_hand = saved.from_hand if seat.kind is SeatKind.HUMAN else 0
         if seat.kind is SeatKind.BOT:
             seat.bot_name = saved.bot
             with _within(f"seat {seat.number}"):

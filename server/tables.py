@@ -16,6 +16,7 @@ number because the log is the buffer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import hashlib
 import hmac
@@ -23,6 +24,7 @@ import logging
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -41,12 +43,15 @@ from .errors import (
     ENGINE_RULES,
     ServiceError,
     denied,
+    exhausted,
     invalid,
     not_found,
     precondition,
     unauthenticated,
 )
+from .limits import Limits
 from .names import check_player_name
+from .passwords import PasswordGate
 from .runner import BotRunner
 
 if TYPE_CHECKING:
@@ -54,7 +59,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cursedbottle.server")
 
-MAX_TABLES = 500
 MAX_BOT_RETRIES = 3
 
 
@@ -196,6 +200,10 @@ class Table:
         self.subscribers: set[Subscriber] = set()
         #: Bumped on every change of TableInfo, so streams know to resend it.
         self.info_version = 0
+        #: When TableInfo last changed or a stream left (time.monotonic).
+        self.last_change = time.monotonic()
+        #: The address of the client that created the table ("" if restored).
+        self.creator = ""
         self._thinking: dict[int, asyncio.Task] = {}
         #: Per player: the log's length after its last action (stale acts are refused).
         self._acted: dict[int, int] = {}
@@ -213,11 +221,22 @@ class Table:
     def spectators(self) -> int:
         return sum(1 for s in self.subscribers if s.player is None)
 
-    def check_password(self, password: str) -> None:
+    @property
+    def has_password(self) -> bool:
+        return self._password is not None
+
+    def password_matches(self, password: str) -> bool:
+        """The slow comparison (PBKDF2): call it off the event loop (`PasswordGate`)."""
         if self._password is None:
-            return
-        if not hmac.compare_digest(_hash_password(password, self._salt), self._password):
-            raise denied("WRONG_PASSWORD", f"table {self.table_id}: wrong password")
+            return True
+        return hmac.compare_digest(_hash_password(password, self._salt), self._password)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds an unstarted table has had nobody at it (0 while anyone is, or once
+        it has started): such a table goes away after `Limits.idle_table_seconds`."""
+        if self.state is not State.WAITING or self.subscribers:
+            return 0.0
+        return now - self.last_change
 
     def readable(self, password: str, token: str) -> bool:
         """Whether the table's finished hands may be read: no password, or its
@@ -377,20 +396,23 @@ class Table:
             raise precondition("SEAT_TAKEN", f"seat {number} is taken by {who}; pick an empty one")
         return seat
 
-    def join(self, name: str, number: int | None, password: str) -> tuple[int, str]:
-        self.check_password(password)
+    def join(self, name: str, number: int | None) -> tuple[int, str]:
+        """Seat a person (the password, if any, was checked by the caller)."""
         if self.state is State.FINISHED:
             raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
         seat = self._seat(number, want_empty=True)
         check_player_name(name, (s.name for s in self.seats if s is not seat))
         name = name or f"Player {seat.number}"
         token = secrets.token_urlsafe(24)
-        self._save_seat(seat.number, SeatKind.HUMAN, name, token_hash(token))
+        # A seat taken during a game is the holder's from the next hand (`_take_over`).
+        from_hand = len(self.game.hands) + 1 if self.state is State.PLAYING else 0
+        self._save_seat(seat.number, SeatKind.HUMAN, name, token_hash(token), from_hand=from_hand)
         seat.kind, seat.name = SeatKind.HUMAN, name
         seat.token, seat.token_hash = token, token_hash(token)
         seat.bot, seat.bot_name = None, ""
         self._on_token(seat.token, self)
         log.info("table %s: %s joins seat %d", self.table_id, seat.name, seat.number)
+        seat.from_hand = from_hand
         if self.state is State.PLAYING:
             self._take_over(seat)
         self._changed()
@@ -399,7 +421,6 @@ class Table:
     def _take_over(self, seat: Seat) -> None:
         """A seat joined during a game: its cards of the hand under way were someone
         else's, so a bot plays that hand out and the holder's hand is the next one."""
-        seat.from_hand = len(self.game.hands) + 1
         if seat.stand_in is None:
             seed = stable_seed(self.seed, "stand-in", seat.number)
             seat.stand_in = make_bot(self.stand_in_bot, seed=seed)
@@ -677,13 +698,21 @@ class Table:
     # ---------------------------------------------------------------- storage
 
     def _save_seat(
-        self, number: int, kind: SeatKind, name: str, hashed: str | None = None, bot: str = ""
+        self,
+        number: int,
+        kind: SeatKind,
+        name: str,
+        hashed: str | None = None,
+        bot: str = "",
+        from_hand: int = 0,
     ) -> None:
         """Write a seat change ahead of making it: a refusal then changes nothing."""
         if self.store is None:
             return
         try:
-            self.store.save_seat(self.table_id, number, kind.name.lower(), name, hashed, bot)
+            self.store.save_seat(
+                self.table_id, number, kind.name.lower(), name, hashed, bot, from_hand
+            )
         except Exception as exc:
             raise _storage_failed(exc) from None
 
@@ -693,7 +722,9 @@ class Table:
         if self.state is not State.PLAYING:
             return
         for seat in self.seats:
-            if seat.kind is SeatKind.HUMAN:
+            if seat.kind is SeatKind.HUMAN and seat.waits(len(self.game.hands)):
+                self._take_over(seat)
+            elif seat.kind is SeatKind.HUMAN:
                 self._watch_absence(seat)
         self._drive()
 
@@ -726,13 +757,16 @@ class Table:
     # ------------------------------------------------------------ subscribers
 
     def attach(self, player: int | None, token: str | None = None) -> Subscriber:
+        """A new stream.  A spectator coming or going changes nothing the others must
+        hear of at once (their count goes out with the next TableInfo), so a crowd of
+        watchers costs each of them one snapshot, not one message per newcomer."""
         sub = Subscriber(player, token)
         self.subscribers.add(sub)
         if player is not None:
             seat = self.seats[player]
             seat.streams += 1
             self._end_stand_in(seat)
-        self._changed()
+            self._changed()
         return sub
 
     def detach(self, sub: Subscriber) -> None:
@@ -746,10 +780,12 @@ class Table:
                 if seat.streams == 0:
                     log.info("table %s: seat %d disconnected", self.table_id, sub.player)
                     self._watch_absence(seat)
-        self._changed()
+            self._changed()
+        self.last_change = time.monotonic()
 
     def _changed(self) -> None:
         self.info_version += 1
+        self.last_change = time.monotonic()
         self._wake()
 
     def _wake(self) -> None:
@@ -770,12 +806,15 @@ class Lobby:
     def __init__(
         self,
         runner: BotRunner | None = None,
-        max_tables: int = MAX_TABLES,
         store: Store | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.runner = runner or BotRunner()
-        self.max_tables = max_tables
+        self.limits = limits or Limits()
+        self.passwords = PasswordGate(self.limits)
         self.store = store
+        #: Open streams by client address and by connection (see `open_stream`).
+        self.streams: Counter[str] = Counter()
         self.tables: dict[str, Table] = {}
         #: seat tokens → their table (a token is for one seat of one table).
         self.tokens: dict[str, Table] = {}
@@ -789,19 +828,33 @@ class Lobby:
         else:
             self.tokens[token] = table
 
-    def create(self, name: str, rules: Rules, **options) -> Table:
-        if len(self.tables) >= self.max_tables:
-            self._evict()
-        if len(self.tables) >= self.max_tables:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
+    def create(self, name: str, rules: Rules, client: str = "", **options) -> Table:
+        """A new table, made by `client` (its address), within the limits."""
+        limits = self.limits
+        self.sweep()
+        mine = sum(
+            1 for t in self.tables.values() if t.creator == client and t.state is not State.FINISHED
+        )
+        if client and mine >= limits.max_tables_per_client:
+            raise exhausted(
                 "TOO_MANY_TABLES",
-                f"this server holds at most {self.max_tables} tables",
+                f"you have made {mine} tables here that are not finished, the most one "
+                f"client may have ({limits.max_tables_per_client}): play or leave one (an "
+                f"unstarted table nobody is at goes away after "
+                f"{limits.idle_table_seconds / 60:.0f} minutes)",
+            )
+        if len(self.tables) >= limits.max_tables:
+            self._evict()
+        if len(self.tables) >= limits.max_tables:
+            raise exhausted(
+                "TOO_MANY_TABLES",
+                f"this server holds at most {limits.max_tables} tables, and none is free to go",
             )
         table_id = secrets.token_hex(4)
         while table_id in self.tables or (self.store and self.store.known(table_id)):
             table_id = secrets.token_hex(4)
         table = Table(table_id, name, rules, self.runner, on_token=self._token_changed, **options)
+        table.creator = client
         if self.store is not None:
             try:
                 self.store.create_table(table)
@@ -816,11 +869,62 @@ class Lobby:
         """Forget finished tables nobody follows any more, oldest first, to make room."""
         for table_id, table in list(self.tables.items()):
             if table.state is State.FINISHED and not table.subscribers:
-                del self.tables[table_id]
-                for seat in table.seats:
-                    if seat.token:
-                        self.tokens.pop(seat.token, None)
+                self._forget(table)
                 log.info("table %s forgotten (finished)", table_id)
+
+    def sweep(self, now: float | None = None) -> None:
+        """Let unstarted tables that nobody has been at for a while go (in the
+        database too: they would fill the server again after a restart)."""
+        now = time.monotonic() if now is None else now
+        for table in list(self.tables.values()):
+            if table.idle_for(now) >= self.limits.idle_table_seconds:
+                if self.store is not None:
+                    try:
+                        self.store.close_unstarted(table.table_id, time.time_ns())
+                    except Exception as exc:
+                        log.error("database: %s", exc)
+                        continue
+                self._forget(table)
+                log.info("table %s went away (not started, nobody at it)", table.table_id)
+
+    def _forget(self, table: Table) -> None:
+        del self.tables[table.table_id]
+        for seat in table.seats:
+            if seat.token:
+                self.tokens.pop(seat.token, None)
+            if seat.token_hash:
+                self.token_hashes.pop(seat.token_hash, None)
+        table.close("the table is gone")
+
+    @contextlib.contextmanager
+    def open_stream(self, client: str, connection: str) -> Iterator[None]:
+        """Count a Subscribe/Watch stream against the limits while it is open."""
+        limits = self.limits
+        total = self.streams["*"]
+        if total >= limits.max_streams:
+            raise exhausted("TOO_MANY_STREAMS", f"the server has {total} streams open (at most "
+                            f"{limits.max_streams}): try again later")
+        keys = ("*", "client " + client, "connection " + connection)
+        if self.streams[keys[1]] >= limits.max_streams_per_client:
+            raise exhausted(
+                "TOO_MANY_STREAMS",
+                f"your address has {self.streams[keys[1]]} streams open, the most one client "
+                f"may have ({limits.max_streams_per_client}): close some",
+            )
+        if self.streams[keys[2]] >= limits.max_streams_per_connection:
+            raise exhausted(
+                "TOO_MANY_STREAMS",
+                f"this connection has {self.streams[keys[2]]} streams open, the most one "
+                f"connection may have ({limits.max_streams_per_connection}): close some",
+            )
+        self.streams.update(keys)
+        try:
+            yield
+        finally:
+            self.streams.subtract(keys)
+            for key in keys[1:]:
+                if self.streams[key] <= 0:
+                    del self.streams[key]
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -873,3 +977,4 @@ class Lobby:
         self.closing = reason
         for table in self.tables.values():
             table.close(reason)
+        self.passwords.shutdown()

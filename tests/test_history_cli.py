@@ -12,7 +12,7 @@ import sys
 import pytest
 from cursedbottle.cli.main import main
 from cursedbottle.engine.records import HandRecord, replay
-from cursedbottle.server.store import Store
+from cursedbottle.server.store import SCHEMA_VERSION, Store
 from cursedbottle.v1 import game_pb2, table_pb2
 from test_server_support import add_bots, run, serving
 
@@ -182,7 +182,7 @@ def test_history_reads_the_default_database(capsys, db, monkeypatch, tmp_path):
         (["--db", "{db}", "zzzz"], "no game 'zzzz'"),
         (["--db", "{db}", "--hand", "1"], "--hand: which game?"),
         (["--db", "{db}", "{later}", "--hand", "1"], "has no finished hand 1"),
-        (["--db", "{newer}"], "schema version 2"),
+        (["--db", "{newer}"], f"schema version {SCHEMA_VERSION + 1}"),
     ],
 )
 def test_bad_requests_fail_with_one_line(capsys, db, tmp_path, args, message):
@@ -190,7 +190,7 @@ def test_bad_requests_fail_with_one_line(capsys, db, tmp_path, args, message):
     newer = tmp_path / "newer.db"
     newer.write_bytes(db.read_bytes())
     with sqlite3.connect(newer) as conn:
-        conn.execute("PRAGMA user_version=2")
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     args = [a.format(tmp=tmp_path, db=db, later=later, newer=newer) for a in args]
     code, out, err = cli(capsys, "history", *args)
     assert code == 2 and not out

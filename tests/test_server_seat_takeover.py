@@ -220,3 +220,66 @@ def test_stale_acts_from_a_real_race_never_land():
             assert refused_stale >= 1
 
     run(go())
+
+
+def test_a_taken_seat_waits_for_its_hand_across_a_restart(tmp_path):
+    from cursedbottle.server import CLIENT_OPTIONS, start_server
+    from cursedbottle.server.store import Store
+    from cursedbottle.v1 import table_pb2_grpc
+
+    path = tmp_path / "db.sqlite"
+
+    async def server():
+        store = Store(path)
+        running = await start_server("127.0.0.1", 0, store=store)
+        channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}", options=CLIENT_OPTIONS)
+        return store, running, channel, table_pb2_grpc.CursedBottleStub(channel)
+
+    async def stop(store, running, channel):
+        await channel.close()
+        await running.stop(grace=1)
+        store.close()
+
+    async def go():
+        store, running, channel, stub = await server()
+        table_id, table, _me, taker, _ = await _takeover(stub, running)
+        hand = len(table.game.hands)
+        await stop(store, running, channel)
+        store, running, channel, stub = await server()
+        try:
+            table = table_of(running, table_id)
+            assert len(table.game.hands) == hand == 1
+            assert table.info().seats[1].from_hand == 2 and table.info().seats[1].stand_in
+            sub = stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id, token=taker.token))
+            async for update in sub:
+                assert not update.snapshot.HasField("view"), "still not the taker's hand"
+                break
+            sub.cancel()
+            request = table_pb2.ActRequest(table_id=table_id, token=taker.token)
+            request.action.pile.card.code = "AD"
+            await refused(stub.Act(request), FAILED, "NEXT_HAND")
+        finally:
+            await stop(store, running, channel)
+
+    run(go())
+
+
+def test_a_database_of_the_first_schema_is_upgraded_in_place(tmp_path):
+    import sqlite3
+
+    from cursedbottle.server.store import SCHEMA_VERSION, Store
+
+    path = tmp_path / "db.sqlite"
+    Store(path).close()
+    with sqlite3.connect(path) as db:  # as the first schema had it
+        db.executescript("ALTER TABLE seats DROP COLUMN from_hand; PRAGMA user_version=1;")
+    reader = Store.reader(path)  # a reader reads it as it is, and writes nothing
+    assert reader.tables() == []
+    reader.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        columns = [row[1] for row in db.execute("PRAGMA table_info(seats)")]
+    assert "from_hand" in columns

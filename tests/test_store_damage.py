@@ -468,7 +468,10 @@ def _newer(db: Path) -> None:
 
 @pytest.mark.parametrize(
     ("spoil", "says"),
-    [(_garbage, "not a cursed-bottle database"), (_newer, "database schema version 2")],
+    [
+        (_garbage, "not a cursed-bottle database"),
+        (_newer, f"database schema version {SCHEMA_VERSION + 1}"),
+    ],
     ids=["garbage", "newer schema"],
 )
 def test_a_damaged_file_still_stops_the_server_with_one_line(template, tmp_path, spoil, says):
