@@ -39,6 +39,10 @@ def _follows_tips(rules: Rules) -> bool:
 
 
 class StrongBot:
+    """`budget` is seconds per decision (`strong:0.3`), `samples` guessed deals
+    per decision (`strong:n64`, budget None: the same effort on a loaded
+    machine as on an idle one); with both, whichever ends first."""
+
     name = "strong"
 
     def __init__(
