@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -36,6 +37,11 @@ log = logging.getLogger("cursedbottle.server")
 #: may guess (`strong:n256`): the server refuses bigger efforts.
 MAX_BOT_SECONDS = 10.0
 MAX_BOT_DEALS = 256
+#: Bots that search (slow work) thinking at once: half the cores.  Much of their
+#: thinking is Python (rollouts), which holds the GIL: more such threads add
+#: little throughput and make the event loop and quick bots wait for the GIL
+#: (bench/README.md, "Floods").
+SLOW_BOT_THREADS = max(1, (os.cpu_count() or 2) // 2)
 #: A job that took longer than this makes its key slow: its next jobs queue as slow work.
 FAST_SECONDS = 0.25
 #: Seconds `shutdown` waits for the worker threads to end (they are daemon
@@ -68,22 +74,24 @@ class Job:
 
 class FairPool:
     """Worker threads that serve keys in turn, one job of a key at a time, with
-    `reserved` threads kept for quick work (see the module's docstring)."""
+    at most `slow_limit` of them thinking slow work (see the module's docstring)."""
 
     def __init__(
         self,
         name: str,
         workers: int,
-        reserved: int | None = None,
+        slow_limit: int | None = None,
         on_idle: Callable[[], None] | None = None,
+        measure: bool = False,
     ) -> None:
         self.name = name
         self.workers = max(1, workers)
-        if reserved is None:
-            reserved = self.workers // 4 if self.workers >= 3 else 0
-        #: Threads slow work may hold at once.
-        self.slow_limit = max(1, self.workers - reserved)
+        #: Threads slow work may hold at once (the others stay for quick work).
+        self.slow_limit = max(1, min(self.workers - 1, slow_limit or self.workers))
         self.on_idle = on_idle
+        #: Whether a key whose last job took long is slow (bots: a bot may be slow
+        #: without saying so); else only what a job declares counts (a hint's budget).
+        self.measure = measure
         self._cond = threading.Condition()
         #: Keys with work waiting, in the order they get their turn.
         self._waiting: OrderedDict[Hashable, deque[Job]] = OrderedDict()
@@ -97,6 +105,8 @@ class FairPool:
         self._threads: list[threading.Thread] = []
         self._idle_threads = 0
         self._closed = False
+        #: Whether a job ran since the pool was last idle (`on_idle` is due once idle).
+        self._worked = False
         #: Jobs whose work stopped because they were cancelled (for tests and the log).
         self.cancelled_jobs = 0
 
@@ -120,7 +130,8 @@ class FairPool:
             if owner is not None:
                 self._owners[owner] = self._owners.get(owner, 0) + 1
             self._waiting.setdefault(key, deque()).append(job)
-            if self._idle_threads == 0 and len(self._threads) < self.workers:
+            queued = sum(len(queue) for queue in self._waiting.values())
+            if self._idle_threads < queued and len(self._threads) < self.workers:
                 thread = threading.Thread(
                     target=self._work, name=f"cb-{self.name}-{len(self._threads)}", daemon=True
                 )
@@ -168,6 +179,7 @@ class FairPool:
                 if not queue:
                     del self._waiting[job.key]
                 self._end(job)
+                self._cond.notify()  # (a thread may find the pool idle now)
 
     @property
     def busy(self) -> int:
@@ -209,18 +221,30 @@ class FairPool:
     # ---------------------------------------------------------- the thread side
 
     def _next(self) -> Job | None:
-        with self._cond:
-            while True:
-                if self._closed:
-                    return None
-                job = self._pick()
-                if job is not None:
-                    return job
-                self._idle_threads += 1
+        """The next job, or None once the pool is closed; runs `on_idle` (outside
+        the lock) when the pool has become idle since the last time."""
+        while True:
+            with self._cond:
+                while True:
+                    if self._closed:
+                        return None
+                    job = self._pick()
+                    if job is not None:
+                        self._worked = True
+                        return job
+                    if self._worked and not self._active and not self._waiting:
+                        self._worked = False
+                        break
+                    self._idle_threads += 1
+                    try:
+                        self._cond.wait()
+                    finally:
+                        self._idle_threads -= 1
+            if self.on_idle is not None:
                 try:
-                    self._cond.wait()
-                finally:
-                    self._idle_threads -= 1
+                    self.on_idle()
+                except Exception:
+                    log.exception("%s pool: idle hook failed", self.name)
 
     def _pick(self) -> Job | None:
         """The next job in turn whose key thinks nothing now (under the lock)."""
@@ -261,20 +285,16 @@ class FairPool:
                 self._end(job)
                 del self._running[job.key]
                 self._slow_running -= job.slow
-                if took > FAST_SECONDS:
+                if not self.measure:
+                    pass
+                elif took > FAST_SECONDS:
                     if len(self._slow_keys) > 10_000:  # (keys of tables long gone)
                         self._slow_keys.clear()
                     self._slow_keys.add(job.key)
                 else:
                     self._slow_keys.discard(job.key)
-                idle = not self._active and not self._waiting
                 self._cond.notify_all()
             _settle(job, value, error)
-            if idle and self.on_idle is not None:
-                try:
-                    self.on_idle()
-                except Exception:
-                    log.exception("%s pool: idle hook failed", self.name)
 
 
 def _settle(job: Job, value: Any, error: BaseException | None) -> None:
@@ -353,11 +373,11 @@ class BotRunner:
         hint_workers: int = 2,
         review_workers: int = 2,
     ) -> None:
-        self.bots = FairPool("bot", workers)
+        self.bots = FairPool("bot", workers, slow_limit=SLOW_BOT_THREADS, measure=True)
         # Two hint threads: one stays for hints of at most the default budget.
-        self.hints = FairPool("hint", hint_workers, reserved=1 if hint_workers > 1 else 0)
+        self.hints = FairPool("hint", hint_workers, slow_limit=hint_workers - 1)
         self.reviews = FairPool(
-            "review", review_workers, reserved=0, on_idle=_release_solver_memory
+            "review", review_workers, on_idle=_release_solver_memory
         )
         #: Seconds a bot waits before it acts, so people can follow (0 in tests).
         self.delay = delay

@@ -170,7 +170,7 @@ def test_sigterm_stops_a_server_whose_bots_are_deep_in_a_search():
     grace = 0.5
     process = subprocess.Popen(
         [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--host", "127.0.0.1",
-         "--port", "0", "--bot-delay", "0", "--grace", str(grace)],
+         "--port", "0", "--bot-delay", "0", "--grace", str(grace), "--no-db"],
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
