@@ -20,10 +20,10 @@ import grpc
 from cursedbottle.v1 import table_pb2
 
 from . import wire
-from .errors import ServiceError, invalid, precondition, shorten
+from .errors import ServiceError, denied, invalid, precondition, shorten
 from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, ask_hint
 from .names import check_shown_text
-from .peers import client_of
+from .peers import client_of, connection_of
 from .review import Reviews
 from .tables import Lobby, Subscriber, Table
 
@@ -92,6 +92,7 @@ class CursedBottleService:
     # ------------------------------------------------------------- tables
 
     async def ListTables(self, request, context) -> table_pb2.ListTablesResponse:
+        self.lobby.sweep()
         out = table_pb2.ListTablesResponse()
         out.tables.extend(t.info() for t in self.lobby.tables.values())
         return out
@@ -123,6 +124,7 @@ class CursedBottleService:
         table = self.lobby.create(
             name,
             rules,
+            client=client_of(context),
             password=password,
             seed=seed,
             first_dealer=first_dealer,
@@ -136,7 +138,8 @@ class CursedBottleService:
         name = check_shown_text(_text(request.name, "name", MAX_NAME), "name")
         password = _text(request.password, "password", MAX_PASSWORD)
         number = _seat_number(request.seat) if request.HasField("seat") else None
-        seat, token = table.join(name, number, password)
+        await self._check_password(table, password, context)
+        seat, token = table.join(name, number)
         return table_pb2.JoinResponse(table=table.info(), seat=seat, token=token)
 
     async def Leave(self, request, context) -> table_pb2.TableResponse:
@@ -215,20 +218,30 @@ class CursedBottleService:
 
     async def Watch(self, request, context) -> None:
         table = self.lobby.table(_table_id(request.table_id))
-        table.check_password(_text(request.password, "password", MAX_PASSWORD))
+        password = _text(request.password, "password", MAX_PASSWORD)
+        await self._check_password(table, password, context)
         await self._stream(table, None, None, request.from_sequence, context)
+
+    async def _check_password(self, table: Table, password: str, context) -> None:
+        """A protected table's password, checked off the event loop (`PasswordGate`)."""
+        if not table.has_password:
+            return
+        gate = self.lobby.passwords
+        if not await gate.check(client_of(context), lambda: table.password_matches(password)):
+            raise denied("WRONG_PASSWORD", f"table {table.table_id}: wrong password")
 
     async def _stream(
         self, table: Table, player: int | None, token: str | None, start: int | None, context
     ) -> None:
         if self.lobby.closing:
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", self.lobby.closing)
-        await context.send_initial_metadata(())
-        sub = table.attach(player, token)
-        try:
-            await _pump(table, sub, start, context)
-        finally:
-            table.detach(sub)
+        with self.lobby.open_stream(client_of(context), connection_of(context)):
+            await context.send_initial_metadata(())
+            sub = table.attach(player, token)
+            try:
+                await _pump(table, sub, start, context)
+            finally:
+                table.detach(sub)
 
 
 async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> None:
