@@ -27,6 +27,17 @@ REFUSED_CATEGORIES = {
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): characters
+#: drawn as nothing whatever their category (the combining grapheme joiner, the
+#: variation selectors, the Hangul fillers, …), which Python's unicodedata does not
+#: list.  Inclusive ranges.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 #: How the server labels a bot seat ("strong bot"): no person's name ends so.
 BOT_SUFFIX = " bot"
 LOPAKA = "Lopaka"
@@ -37,15 +48,22 @@ def check_shown_text(value: str, what: str) -> str:
     character that cannot be shown literally."""
     for ch in value:
         category = unicodedata.category(ch)
-        if category in REFUSED_CATEGORIES:
+        kind = REFUSED_CATEGORIES.get(category)
+        if kind is None and _ignorable(ch):
+            kind = "a character drawn as nothing"
+        if kind is not None:
             described = unicodedata.name(ch, "")
             label = f"U+{ord(ch):04X}" + (f" {described}" if described else "")
             raise invalid(
                 "MALFORMED",
-                f"{what}: {shorten(value)} holds {label}, {REFUSED_CATEGORIES[category]}, "
-                "which names may not contain",
+                f"{what}: {shorten(value)} holds {label}, {kind}, which names may not contain",
             )
     return value.strip()
+
+
+def _ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
 def _folded(name: str) -> str:
@@ -61,6 +79,16 @@ def is_bot_name(name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def default_name(seat: int, others: Iterable[str]) -> str:
+    """The name of a person who gave none: "Player N" by seat, never someone else's."""
+    taken = {_folded(o) for o in others}
+    name = f"Player {seat}"
+    k = 2
+    while _folded(name) in taken:
+        name, k = f"Player {seat} ({k})", k + 1
+    return name
 
 
 def check_player_name(name: str, others: Iterable[str]) -> None:

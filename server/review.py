@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cursedbottle.engine.events import HandEnded
-from cursedbottle.engine.records import HandRecord, replay_hand
+from cursedbottle.engine.records import HandRecord, RecordError, replay_hand
 from cursedbottle.v1 import table_pb2
 
 from . import wire
 from .errors import denied, exhausted, invalid, not_found, precondition
 from .runner import Job
 from .store import StoredHand, StoredTable
-from .tables import Lobby, Table, opens, token_hash
+from .tables import Lobby, Table, password_opens, token_hash, token_opens
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -90,6 +90,16 @@ def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
     return out
 
 
+def _summary_or_none(hand: FinishedHand) -> table_pb2.HandSummary | None:
+    """A hand's summary; None (and a log line) for a stored record that decodes but
+    does not replay: one damaged hand must not take the list down for everyone."""
+    try:
+        return summary_msg(hand)
+    except RecordError as exc:
+        log.error("table %s: hand %d skipped: record: %s", hand.table_id, hand.number, exc)
+        return None
+
+
 def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
     """The review of a finished hand (runs in a review thread: it solves every card)."""
     try:
@@ -98,8 +108,16 @@ def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
         raise precondition(
             "NO_SOLVER", f"reviews need the solver, which is missing: {exc}"
         ) from None
-    record = HandRecord.from_json(hand.record)
-    summary = summary_msg(hand)
+    try:
+        record = HandRecord.from_json(hand.record)
+        summary = summary_msg(hand)
+    except RecordError as exc:  # a stored record that decodes yet does not replay
+        log.error("table %s: hand %d cannot be reviewed: record: %s", hand.table_id,
+                  hand.number, exc)
+        raise not_found(
+            "NO_SUCH_HAND", f"hand {hand.number} of table {hand.table_id} is damaged in the "
+            "server's database"
+        ) from None
     review = build_review(record, from_trick, names=list(summary.names))
     return review_msg(review, summary, record)
 
@@ -174,11 +192,15 @@ class Reviews:
 
     # ------------------------------------------------------------- finding
 
-    def _source(self, table_id: str, password: str, token: str) -> Table | StoredTable:
-        """The live table, else the stored one; NOT_FOUND, or PERMISSION_DENIED."""
+    async def _source(
+        self, table_id: str, password: str, token: str, client: str
+    ) -> Table | StoredTable:
+        """The live table, else the stored one; NOT_FOUND, or PERMISSION_DENIED.  A
+        password goes through the lobby's `PasswordGate` (off the loop, braked)."""
         table = self.lobby.tables.get(table_id)
         if table is not None:
-            table.check_reader(password, token)
+            if not table.readable_by_token(token):
+                await self._password(client, table_id, password, table.password_matches)
             return table
         store = self.lobby.store
         row = store.table(table_id) if store is not None else None
@@ -187,12 +209,25 @@ class Reviews:
                 "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)"
             )
         hashes = [row.host_token_sha256, *(s.token_sha256 for s in row.seats)]
-        if not opens(password, token, row.password_salt, row.password_hash, hashes):
-            raise denied(
-                "WRONG_PASSWORD",
-                f"table {table_id}: wrong password (or give a token of this table)",
+        if not token_opens(token, row.password_hash, hashes):
+            await self._password(
+                client,
+                table_id,
+                password,
+                lambda p: password_opens(p, row.password_salt, row.password_hash),
             )
         return row
+
+    async def _password(
+        self, client: str, table_id: str, password: str, matches: Callable[[str], bool]
+    ) -> None:
+        refusal = denied(
+            "WRONG_PASSWORD", f"table {table_id}: wrong password (or give a token of this table)"
+        )
+        if not password:
+            raise refusal  # no guess: nothing to compute
+        if not await self.lobby.passwords.check(client, lambda: matches(password)):
+            raise refusal
 
     def _live_hand(self, table: Table, number: int) -> FinishedHand | None:
         record = table.hand_record(number)
@@ -226,17 +261,18 @@ class Reviews:
         known = {key: self._summaries[key] for key, _ in hands if key in self._summaries}
         missing = [(key, get()) for key, get in hands if key not in known]
         if missing:
-            made = await asyncio.to_thread(lambda: [summary_msg(h) for _, h in missing])
+            made = await asyncio.to_thread(lambda: [_summary_or_none(h) for _, h in missing])
             if len(self._summaries) + len(made) > SUMMARY_CACHE_SIZE:
                 self._summaries.clear()
             for (key, _), summary in zip(missing, made, strict=True):
-                self._summaries[key] = known[key] = summary
-        return [known[key] for key, _ in hands]
+                if summary is not None:
+                    self._summaries[key] = known[key] = summary
+        return [known[key] for key, _ in hands if key in known]
 
     # --------------------------------------------------------------- calls
 
     async def list_hands(
-        self, table_id: str, password: str, token: str, limit: int
+        self, table_id: str, password: str, token: str, limit: int, client: str = ""
     ) -> table_pb2.ListHandsResponse:
         """Finished hands, newest first: of one table (which the request may read), or
         of every table without a password and of the tables `token` opens."""
@@ -245,7 +281,7 @@ class Reviews:
         live: list[Table] = []
         stored: list[tuple[str, StoredHand]] = []
         if table_id:
-            source = self._source(table_id, password, token)
+            source = await self._source(table_id, password, token, client)
             if isinstance(source, Table):
                 live.append(source)
             else:
@@ -254,7 +290,7 @@ class Reviews:
             for gone in self._hand_ends.keys() - self.lobby.tables.keys():
                 del self._hand_ends[gone]
             # A password opens one named table only (it is slow to check).
-            live.extend(t for t in self.lobby.tables.values() if t.readable("", token))
+            live.extend(t for t in self.lobby.tables.values() if t.readable_by_token(token))
             if store is not None:
                 hashed = token_hash(token) if token else None
                 stored = [
@@ -279,15 +315,21 @@ class Reviews:
         out.hands.extend(await self._summaries_of([((k[1], k[2]), found[k]) for k in newest]))
         return out
 
-    def finished_hand(
-        self, table_id: str, number: int, password: str, token: str, from_trick: int
+    async def finished_hand(
+        self,
+        table_id: str,
+        number: int,
+        password: str,
+        token: str,
+        from_trick: int,
+        client: str = "",
     ) -> tuple[FinishedHand, int]:
         """The hand to review and the first trick to value; refusals before any work."""
         if number < 1:
             raise invalid(
                 "MALFORMED", "hand: which hand? (hands count from 1; ListHands shows them)"
             )
-        source = self._source(table_id, password, token)
+        source = await self._source(table_id, password, token, client)
         tricks = source.rules.tricks
         first = from_trick or 1
         if first > tricks:

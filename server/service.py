@@ -197,15 +197,18 @@ class CursedBottleService:
         table_id = _text(request.table_id, "table_id", MAX_ID)
         password = _text(request.password, "password", MAX_PASSWORD)
         token = _text(request.token, "token", MAX_TOKEN)
-        return await self.reviews.list_hands(table_id, password, token, request.limit)
+        return await self.reviews.list_hands(
+            table_id, password, token, request.limit, client_of(context)
+        )
 
     async def ReviewHand(self, request, context) -> table_pb2.HandReview:
-        hand, first = self.reviews.finished_hand(
+        hand, first = await self.reviews.finished_hand(
             _table_id(request.table_id),
             request.hand,
             _text(request.password, "password", MAX_PASSWORD),
             _text(request.token, "token", MAX_TOKEN),
             request.from_trick,
+            client_of(context),
         )
         return await self.reviews.review(hand, first, client_of(context))
 

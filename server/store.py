@@ -1130,12 +1130,17 @@ def _rebuild(lobby: Lobby, row: StoredTable) -> Table:
     if row.state == "playing":
         game = Game(row.rules, row.seed, row.first_dealer)
         times = [row.started_ns or row.created_ns] * len(game.events)
+        acted: dict[int, int] = {}  # player → the log's length after its last action
         for n, (action, time_ns) in enumerate(row.actions):
             try:
+                mover = game.player_at(action.seat)
                 game.apply(action)
             except Exception as exc:  # IllegalAction, or a seat the game does not have
                 raise Damaged(f"action {n}: the engine refuses it: {exc}") from None
             times.extend([time_ns] * (len(game.events) - len(times)))
+            if mover is not None:
+                acted[mover] = len(game.events)
+        table.restore_turns(acted)
         if game.is_over:
             raise Damaged(f"still playing, yet its {len(row.actions)} actions end the game")
         finished = len(game.hands) - 1

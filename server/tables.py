@@ -50,7 +50,7 @@ from .errors import (
     unauthenticated,
 )
 from .limits import Limits
-from .names import check_player_name
+from .names import check_player_name, default_name
 from .passwords import PasswordGate
 from .runner import BotRunner
 
@@ -141,22 +141,25 @@ def _hash_password(password: str, salt: bytes) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 50_000)
 
 
-def opens(
-    password: str,
-    token: str,
-    salt: bytes | None,
-    password_hash: bytes | None,
-    token_hashes: Iterable[str | None],
+def token_opens(
+    token: str, password_hash: bytes | None, token_hashes: Iterable[str | None]
 ) -> bool:
-    """Whether a request may read a table's finished hands (ListHands, ReviewHand): a table
-    without a password is open to all; one with a password opens for the password,
-    or for one of its tokens (host or seat, known by their sha256)."""
+    """Whether a request may read a table's finished hands (ListHands, ReviewHand)
+    without its password: a table without one is open to all, one with a password
+    opens for one of its tokens (host or seat, known by their sha256).  Cheap."""
     if password_hash is None:
         return True
     if token:
         hashed = token_hash(token)
         if any(h is not None and hmac.compare_digest(hashed, h) for h in token_hashes):
             return True
+    return False
+
+
+def password_opens(password: str, salt: bytes | None, password_hash: bytes | None) -> bool:
+    """The slow comparison (PBKDF2) of a table's password: off the event loop."""
+    if password_hash is None:
+        return True
     return bool(password and salt is not None) and hmac.compare_digest(
         _hash_password(password, salt), password_hash
     )
@@ -227,9 +230,7 @@ class Table:
 
     def password_matches(self, password: str) -> bool:
         """The slow comparison (PBKDF2): call it off the event loop (`PasswordGate`)."""
-        if self._password is None:
-            return True
-        return hmac.compare_digest(_hash_password(password, self._salt), self._password)
+        return password_opens(password, self._salt, self._password)
 
     def idle_for(self, now: float) -> float:
         """Seconds an unstarted table has had nobody at it (0 while anyone is, or once
@@ -238,19 +239,11 @@ class Table:
             return 0.0
         return now - self.last_change
 
-    def readable(self, password: str, token: str) -> bool:
-        """Whether the table's finished hands may be read: no password, or its
-        password, or one of its tokens (host or seat)."""
+    def readable_by_token(self, token: str) -> bool:
+        """Whether the table's finished hands may be read without its password: it has
+        none, or `token` is one of its tokens (host or seat)."""
         hashes = [self.host_token_hash, *(seat.token_hash for seat in self.seats)]
-        return opens(password, token, self._salt, self._password, hashes)
-
-    def check_reader(self, password: str, token: str) -> None:
-        """Reading the table's finished hands (`readable`), else PERMISSION_DENIED."""
-        if not self.readable(password, token):
-            raise denied(
-                "WRONG_PASSWORD",
-                f"table {self.table_id}: wrong password (or give a token of this table)",
-            )
+        return token_opens(token, self._password, hashes)
 
     def info(self) -> table_pb2.TableInfo:
         out = table_pb2.TableInfo(
@@ -401,8 +394,9 @@ class Table:
         if self.state is State.FINISHED:
             raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
         seat = self._seat(number, want_empty=True)
-        check_player_name(name, (s.name for s in self.seats if s is not seat))
-        name = name or f"Player {seat.number}"
+        others = [s.name for s in self.seats if s is not seat]
+        check_player_name(name, others)
+        name = name or default_name(seat.number, others)
         token = secrets.token_urlsafe(24)
         # A seat taken during a game is the holder's from the next hand (`_take_over`).
         from_hand = len(self.game.hands) + 1 if self.state is State.PLAYING else 0
@@ -538,6 +532,11 @@ class Table:
         self._apply(engine_action)
         self._end_stand_in(self.seats[player])  # the person is back
         return self.sequence
+
+    def restore_turns(self, acted: dict[int, int]) -> None:
+        """After a restart: where each player last acted in the log (so an act sent again
+        across the restart is still stale)."""
+        self._acted = dict(acted)
 
     def _check_turn(self, player: int, turn_sequence: int) -> None:
         if turn_sequence > self.sequence:

@@ -487,3 +487,26 @@ def test_a_damaged_file_still_stops_the_server_with_one_line(template, tmp_path,
             server.kill()
     (line,) = log.read_text().splitlines()
     assert line.startswith("cursed-bottle: database: ") and says in line, line
+
+
+def test_a_finished_tables_hand_that_does_not_replay_costs_that_hand_only(template, tmp_path):
+    """A finished table is not replayed at a restart, so its stored record is met first
+    by ListHands and ReviewHand: that hand is left out, the list still comes back."""
+    finished = Damage("finished, plays reversed", lambda t: [
+        *_table("state", "finished"), *_plays_reversed(t)
+    ], lambda t: "")
+    db = damage(template, tmp_path, finished)
+
+    async def serve():
+        async with serving(store=Store(db)) as (_running, stub):
+            await play_sound_table(stub)
+            hands = await stub.ListHands(table_pb2.ListHandsRequest())
+            listed = {(h.table_id, h.hand) for h in hands.hands}
+            assert (SOUND, 1) in listed and (DAMAGED, 1) not in listed
+            request = table_pb2.ReviewHandRequest(table_id=DAMAGED, hand=1, from_trick=11)
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await stub.ReviewHand(request)
+            assert info.value.code() == grpc.StatusCode.NOT_FOUND, info.value.details()
+            assert "damaged" in info.value.details()
+
+    run(serve())
