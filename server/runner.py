@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -42,6 +43,12 @@ MAX_BOT_DEALS = 256
 #: little throughput and make the event loop and quick bots wait for the GIL
 #: (bench/README.md, "Floods").
 SLOW_BOT_THREADS = max(1, (os.cpu_count() or 2) // 2)
+#: The interpreter's GIL switch interval while a runner exists (Python's default
+#: is 5 ms): a thread in pure Python (rollouts) holds the GIL until asked to
+#: drop it, and the event loop, woken several times per call, waited up to that
+#: long each time; 1 ms took a bystander's Act p99 under a flood of bots from
+#: 135 to 16 ms (bench/README.md, "Floods").
+SWITCH_INTERVAL = 0.001
 #: A job that took longer than this makes its key slow: its next jobs queue as slow work.
 FAST_SECONDS = 0.25
 #: Seconds `shutdown` waits for the worker threads to end (they are daemon
@@ -381,6 +388,9 @@ class BotRunner:
         )
         #: Seconds a bot waits before it acts, so people can follow (0 in tests).
         self.delay = delay
+        # The event loop shares the GIL with these threads (see SWITCH_INTERVAL).
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
 
     async def think(self, table_id: str, bot, view):
         """The bot's action for `view`: at most one bot of a table thinks at a time, and
