@@ -46,8 +46,7 @@ SLOW_BOT_THREADS = max(1, (os.cpu_count() or 2) // 2)
 #: The interpreter's GIL switch interval while a runner exists (Python's default
 #: is 5 ms): a thread in pure Python (rollouts) holds the GIL until asked to
 #: drop it, and the event loop, woken several times per call, waited up to that
-#: long each time; 1 ms took a bystander's Act p99 under a flood of bots from
-#: 135 to 16 ms (bench/README.md, "Floods").
+#: long each time (what it buys: bench/README.md, "Floods").
 SWITCH_INTERVAL = 0.001
 #: A job that took longer than this makes its key slow: its next jobs queue as slow work.
 FAST_SECONDS = 0.25
