@@ -273,6 +273,15 @@ class FairPool:
             return job
         return None
 
+    def _measured(self, key: Hashable, took: float) -> None:
+        """A key is slow while its last job took longer than FAST_SECONDS (under the lock)."""
+        if took <= FAST_SECONDS:
+            self._slow_keys.discard(key)
+            return
+        if len(self._slow_keys) > 10_000:  # (keys of tables long gone)
+            self._slow_keys.clear()
+        self._slow_keys.add(key)
+
     def _work(self) -> None:
         while (job := self._next()) is not None:
             started = time.monotonic()
@@ -291,14 +300,8 @@ class FairPool:
                 self._end(job)
                 del self._running[job.key]
                 self._slow_running -= job.slow
-                if not self.measure:
-                    pass
-                elif took > FAST_SECONDS:
-                    if len(self._slow_keys) > 10_000:  # (keys of tables long gone)
-                        self._slow_keys.clear()
-                    self._slow_keys.add(job.key)
-                else:
-                    self._slow_keys.discard(job.key)
+                if self.measure:
+                    self._measured(job.key, took)
                 self._cond.notify_all()
             _settle(job, value, error)
 
