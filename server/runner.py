@@ -7,6 +7,9 @@ others (`FairPool`):
 - work is queued by a key (a table for bots and hints, a client for reviews)
   and the keys take turns (round robin); a key has at most one job thinking
   at a time, so one table's bots, or one client's reviews, hold one thread;
+  keys belong to groups (a bot's table to the client that made it), and the
+  groups take turns first: twenty tables of one client's strong bots wait in
+  turn with one table of someone else's, not twenty turns before it;
 - slow work (a searching bot, a long hint) may hold all threads but the
   reserved ones, which stay for quick work: a table of random bots goes on
   while every other table's strong bots think;
@@ -68,6 +71,8 @@ class Job:
     future: asyncio.Future
     #: Who asked (a seat, say), counted by `pending` until the job has ended.
     owner: Hashable | None = None
+    #: Whose turn it is among keys: the groups take turns (the key itself by default).
+    group: Hashable | None = None
     token: CancelToken = field(default_factory=CancelToken)
     ended: bool = False
 
@@ -106,6 +111,9 @@ class FairPool:
         self._slow_running = 0
         #: Keys whose last job took longer than FAST_SECONDS.
         self._slow_keys: set[Hashable] = set()
+        #: Group → when it last had a job started (a count of jobs started).
+        self._served: dict[Hashable, int] = {}
+        self._starts = 0
         #: Owner → its jobs not yet ended (waiting or thinking).
         self._owners: dict[Hashable, int] = {}
         self._threads: list[threading.Thread] = []
@@ -125,10 +133,12 @@ class FairPool:
         *args: Any,
         slow: bool = False,
         owner: Hashable | None = None,
+        group: Hashable | None = None,
     ) -> Job:
-        """Queue `fn(*args)` under `key`; the job's future is of the running loop."""
+        """Queue `fn(*args)` under `key` (in `group`: the groups take turns first);
+        the job's future is of the running loop."""
         loop = asyncio.get_running_loop()
-        job = Job(key, fn, args, slow, loop, loop.create_future(), owner)
+        job = Job(key, fn, args, slow, loop, loop.create_future(), owner, group)
         job.future.add_done_callback(lambda f, job=job: f.cancelled() and self._forget(job))
         with self._cond:
             if self._closed:
@@ -153,9 +163,10 @@ class FairPool:
         *args: Any,
         slow: bool = False,
         owner: Hashable | None = None,
+        group: Hashable | None = None,
     ):
         """`fn(*args)` in a worker thread; cancelling the caller cancels the job."""
-        return await self.submit(key, fn, *args, slow=slow, owner=owner).future
+        return await self.submit(key, fn, *args, slow=slow, owner=owner, group=group).future
 
     def pending(self, owner: Hashable) -> int:
         """The jobs of `owner` not ended yet: waiting, or thinking (even if given up:
@@ -253,25 +264,36 @@ class FairPool:
                     log.exception("%s pool: idle hook failed", self.name)
 
     def _pick(self) -> Job | None:
-        """The next job in turn whose key thinks nothing now (under the lock)."""
-        for key in list(self._waiting):
+        """The next job in turn whose key thinks nothing now (under the lock): of the
+        group served longest ago, the first of its keys in turn."""
+        chosen, chosen_at = None, None
+        for key, queue in self._waiting.items():
             if self._running.get(key, 0):
                 continue
-            queue = self._waiting[key]
             slow = queue[0].slow or key in self._slow_keys
             if slow and self._slow_running >= self.slow_limit:
                 continue
-            job = queue.popleft()
-            if queue:
-                self._waiting.move_to_end(key)
-            else:
-                del self._waiting[key]
-            self._running[key] = 1
-            self._active.add(job)
-            job.slow = slow
-            self._slow_running += slow
-            return job
-        return None
+            served = self._served.get(_group(queue[0]), -1)
+            if chosen_at is None or served < chosen_at:
+                chosen, chosen_at = key, served
+        if chosen is None:
+            return None
+        key, queue = chosen, self._waiting[chosen]
+        slow = queue[0].slow or key in self._slow_keys
+        job = queue.popleft()
+        self._starts += 1
+        if len(self._served) > 10_000:  # (groups long gone)
+            self._served.clear()
+        self._served[_group(job)] = self._starts
+        if queue:
+            self._waiting.move_to_end(key)
+        else:
+            del self._waiting[key]
+        self._running[key] = 1
+        self._active.add(job)
+        job.slow = slow
+        self._slow_running += slow
+        return job
 
     def _measured(self, key: Hashable, took: float) -> None:
         """A key is slow while its last job took longer than FAST_SECONDS (under the lock)."""
@@ -304,6 +326,10 @@ class FairPool:
                     self._measured(job.key, took)
                 self._cond.notify_all()
             _settle(job, value, error)
+
+
+def _group(job: Job) -> Hashable:
+    return job.key if job.group is None else job.group
 
 
 def _settle(job: Job, value: Any, error: BaseException | None) -> None:
@@ -394,10 +420,13 @@ class BotRunner:
         if sys.getswitchinterval() > SWITCH_INTERVAL:
             sys.setswitchinterval(SWITCH_INTERVAL)
 
-    async def think(self, table_id: str, bot, view):
-        """The bot's action for `view`: at most one bot of a table thinks at a time, and
-        tables take turns; cancelling the caller (the bot was removed) stops the search."""
-        return await self.bots.run(table_id, bot.act, view, slow=searches(bot))
+    async def think(self, table_id: str, bot, view, client: str = ""):
+        """The bot's action for `view`: at most one bot of a table thinks at a time, the
+        clients who made the tables take turns and then their tables; cancelling the
+        caller (the bot was removed) stops the search."""
+        return await self.bots.run(
+            table_id, bot.act, view, slow=searches(bot), group=("client", client)
+        )
 
     def shutdown(self) -> None:
         """Cancel every bot, hint and review and end the threads (about a second at most)."""

@@ -631,7 +631,7 @@ class Table:
                     if seat.player() is not bot or game.seat_of(player) not in game.to_act():
                         return
                 view = game.view(player)
-                action = await self.runner.think(self.table_id, bot, view)
+                action = await self.runner.think(self.table_id, bot, view, self.creator)
                 if seat.player() is not bot:
                     return
                 try:
