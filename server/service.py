@@ -293,6 +293,9 @@ def _check_bot_name(name: str) -> None:
 
     from .runner import check_bot_effort
 
+    if not name.isascii() or not name.isprintable():
+        # (`float` reads other scripts' digits: `strong:١٠` would be shown to others)
+        raise invalid("UNKNOWN_BOT", f"bot: {shorten(name)} is not a bot's name (ASCII only)")
     try:
         make_bot(name.partition(":")[0])
         check_bot_effort(name)

@@ -190,3 +190,16 @@ def test_guessing_a_password_through_the_finished_hands_is_braked(method):
 
     run(go())
 
+
+
+@pytest.mark.parametrize("bot", ["strong:\u0661\u0660", "strong:１", "random\u200b"])
+def test_a_bot_name_is_plain_ascii(bot):
+    """Other scripts' digits are numbers to `float`, but a bot's name is shown to all."""
+
+    async def go():
+        async with serving() as (_running, stub):
+            table_id, host = await create(stub, rules(3))
+            add = table_pb2.AddBotRequest(table_id=table_id, token=host, bot=bot)
+            await refused(stub.AddBot(add), grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_BOT")
+
+    run(go())
