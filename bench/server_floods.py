@@ -1,6 +1,6 @@
 """Floods from one client against a bystander: does one client starve everyone else?
 
-    python bench/server_floods.py --scenario none|hints|reviews|bots [--seconds 10] [--json]
+    python bench/server_floods.py --scenario SCENARIO [--seconds 10] [--json]
 
 The server runs in a process of its own (`cursed-bottle serve`, as people run
 it), the flooding client in another and the bystander in this one, so that
@@ -19,7 +19,14 @@ within 5 s).  While it plays, the flooding client:
   and the CPU seconds the server spends in 10 s once the callers and the
   bystander have gone (work for nobody);
 - `bots`: 8 tables of `strong:10` bots; and how long a table of random bots
-  takes for one hand meanwhile.
+  takes for one hand meanwhile;
+- `passwords`: 600 Joins with wrong passwords at once, again every second;
+- `spectators`: 600 watchers come to one table one after the other (the
+  server's stream limits raised for it): the messages they receive in all;
+- `tables`: 500 CreateTable calls, one after the other;
+- `streams`: 1,500 Watch streams opened and held, over 50 connections;
+- `acts`: a seat sends each act twice at once (with its `turn_sequence`) at a
+  table of bots at zero delay: how many second copies are accepted.
 
 Every scenario ends with SIGTERM and reports how long the server took to exit.
 A scenario is a coroutine in `SCENARIOS` (name → coroutine taking a `Client`,
@@ -80,6 +87,8 @@ class Client:
     """A client of the server: a stub and the few steps every scenario takes."""
 
     stub: table_pb2_grpc.CursedBottleStub
+    #: host:port of the server (for scenarios that open channels of their own).
+    target: str = ""
 
     async def table(self, name: str, bots: int, bot: str = "random", humans: int = 0, **rules):
         """A table with `humans` seats joined (their tokens) and `bots` bots; not started."""
@@ -266,11 +275,163 @@ async def flood_bots(client: Client, pid: int, go: Go) -> dict:
         return {"cheap_hand_s": "unfinished at the end of the flood"}
 
 
+async def flood_passwords(client: Client, pid: int, go: Go) -> dict:
+    created = await client.stub.CreateTable(
+        table_pb2.CreateTableRequest(
+            name="locked", rules=game_pb2.Rules(players=3), password="open sesame"
+        )
+    )
+    table_id = created.table.table_id
+    codes: dict[str, int] = {}
+
+    async def guess(i: int) -> None:
+        request = table_pb2.JoinRequest(table_id=table_id, name=f"guess {i}", password=f"{i}")
+        try:
+            await client.stub.Join(request)
+            codes["OK"] = codes.get("OK", 0) + 1
+        except grpc.aio.AioRpcError as exc:
+            codes[exc.code().name] = codes.get(exc.code().name, 0) + 1
+
+    until = await go()
+    while time.time() < until:  # 600 wrong passwords at once, again every second
+        await asyncio.gather(*(guess(i) for i in range(600)))
+        await asyncio.sleep(1.0)
+    return {f"guesses_{k}": v for k, v in sorted(codes.items())}
+
+
+async def flood_spectators(client: Client, pid: int, go: Go) -> dict:
+    """600 watchers come to one table one after the other: the messages they receive
+    in all (linear: about one snapshot each; quadratic: a TableInfo per newcomer)."""
+    created = await client.stub.CreateTable(
+        table_pb2.CreateTableRequest(name="watched", rules=game_pb2.Rules(players=3))
+    )
+    table_id = created.table.table_id
+    received = [0]
+    calls = []
+
+    async def follow(call) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
+            async for _ in call:
+                received[0] += 1
+
+    until = await go()
+    tasks = []
+    for _ in range(600):
+        call = client.stub.Watch(table_pb2.WatchRequest(table_id=table_id))
+        calls.append(call)
+        tasks.append(asyncio.create_task(follow(call)))
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(max(1.0, until - time.time()))
+    for call in calls:
+        call.cancel()
+    await asyncio.gather(*tasks)
+    return {"spectators": 600, "spectator_messages": received[0]}
+
+
+async def flood_tables(client: Client, pid: int, go: Go) -> dict:
+    """500 anonymous CreateTable calls: how many the server keeps for one client."""
+    until = await go()
+    made = refused = 0
+    for i in range(500):
+        try:
+            await client.stub.CreateTable(
+                table_pb2.CreateTableRequest(name=f"spam {i}", rules=game_pb2.Rules(players=3))
+            )
+            made += 1
+        except grpc.aio.AioRpcError:
+            refused += 1
+    await asyncio.sleep(max(0.0, until - time.time()))
+    return {"tables_made": made, "tables_refused": refused}
+
+
+async def flood_streams(client: Client, pid: int, go: Go) -> dict:
+    """1,500 Watch streams held from one client, over 50 connections."""
+    created = await client.stub.CreateTable(
+        table_pb2.CreateTableRequest(name="streamed", rules=game_pb2.Rules(players=3))
+    )
+    table_id = created.table.table_id
+    until = await go()
+    channels = [
+        grpc.aio.insecure_channel(client.target, options=[("grpc.use_local_subchannel_pool", 1)])
+        for _ in range(50)
+    ]
+    calls, held, refused = [], 0, 0
+    for i in range(1500):
+        call = table_pb2_grpc.CursedBottleStub(channels[i % 50]).Watch(
+            table_pb2.WatchRequest(table_id=table_id)
+        )
+        try:
+            async for _ in call:
+                break
+            held += 1
+            calls.append(call)
+        except grpc.aio.AioRpcError:
+            refused += 1
+    await asyncio.sleep(max(0.0, until - time.time()))
+    for call in calls:
+        call.cancel()
+    for channel in channels:
+        await channel.close()
+    return {"streams_held": held, "streams_refused": refused}
+
+
+def _rule(exc: grpc.aio.AioRpcError) -> str:
+    """The rule a refusal names (its `ErrorInfo` in the trailing metadata)."""
+    trailing = dict(exc.trailing_metadata() or ())
+    data = trailing.get("cb-error-bin")
+    return table_pb2.ErrorInfo.FromString(data).rule if data else ""
+
+
+async def flood_double_acts(client: Client, pid: int, go: Go) -> dict:
+    """A person who sends every act twice at once, with the turn it answers, at a
+    table of bots at zero delay: how many second copies land (none may)."""
+    table_id, host, (token,) = await client.table("twice", bots=2, humans=1, hands=1000)
+    await client.start(table_id, host)
+    until = await go()
+    counts = {"acts_sent_twice": 0, "both_accepted": 0, "second_refused_stale": 0}
+    call = client.stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id, token=token))
+    try:
+        async for update in call:
+            if time.time() >= until:
+                break
+            if update.WhichOneof("kind") != "batch" or not update.batch.turn.legal_actions:
+                continue
+            turn = update.batch.turn
+            request = table_pb2.ActRequest(
+                table_id=table_id, token=token, action=turn.legal_actions[0],
+                turn_sequence=turn.sequence,
+            )
+            results = await asyncio.gather(
+                client.stub.Act(request), client.stub.Act(request), return_exceptions=True
+            )
+            ok = [r for r in results if not isinstance(r, BaseException)]
+            if not ok:
+                continue  # (a stale turn of the stream: both refused)
+            counts["acts_sent_twice"] += 1
+            counts["both_accepted"] += len(ok) == 2
+            counts["second_refused_stale"] += any(
+                isinstance(r, grpc.aio.AioRpcError) and _rule(r) == "STALE_TURN" for r in results
+            )
+    finally:
+        call.cancel()
+    return counts
+
+
 SCENARIOS: dict[str, Callable[[Client, int, Go], Awaitable[dict]]] = {
     "none": no_flood,
     "hints": flood_hints,
     "reviews": flood_reviews,
     "bots": flood_bots,
+    "passwords": flood_passwords,
+    "spectators": flood_spectators,
+    "tables": flood_tables,
+    "streams": flood_streams,
+    "acts": flood_double_acts,
+}
+#: Limits a scenario's server is given (`serve --limit`): the fan-out is measured,
+#: not the stream limits that would refuse most of its 600 watchers from one address.
+SERVER_LIMITS: dict[str, list[str]] = {
+    "spectators": ["max_streams_per_client=1000", "max_streams_per_connection=1000"],
 }
 
 
@@ -288,7 +449,7 @@ def _flood_main(conn, scenario: str, port: int, pid: int) -> None:
                 conn.send("go")
                 return await loop.run_in_executor(None, conn.recv)
 
-            client = Client(table_pb2_grpc.CursedBottleStub(channel))
+            client = Client(table_pb2_grpc.CursedBottleStub(channel), f"127.0.0.1:{port}")
             return await SCENARIOS[scenario](client, pid, go)
 
     conn.send(asyncio.run(main()))
@@ -304,7 +465,8 @@ async def _run(scenario: str, seconds: float) -> dict:
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--bot-delay", "0", "--grace", str(GRACE), "--quiet", "--no-db"],
+         "--port", str(port), "--bot-delay", "0", "--grace", str(GRACE), "--quiet", "--no-db",
+         *(arg for limit in SERVER_LIMITS.get(scenario, []) for arg in ("--limit", limit))],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

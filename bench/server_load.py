@@ -36,6 +36,7 @@ def _server_main(conn, bot_workers: int | None, bot_delay: float, profile: str |
     import logging
 
     from cursedbottle.server import start_server
+    from cursedbottle.server.limits import Limits
 
     logging.basicConfig(level=logging.WARNING)
     profiler = None
@@ -46,7 +47,16 @@ def _server_main(conn, bot_workers: int | None, bot_delay: float, profile: str |
         profiler.enable()
 
     async def main() -> None:
-        running = await start_server("127.0.0.1", 0, bot_workers=bot_workers, bot_delay=bot_delay)
+        # One load client holds every table and stream: lift the per-client limits
+        # (docs/protocol.md, "Limits"), which would refuse most of them.
+        limits = Limits(
+            max_tables_per_client=100_000,
+            max_streams_per_client=100_000,
+            max_streams_per_connection=100_000,
+        )
+        running = await start_server(
+            "127.0.0.1", 0, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits
+        )
         conn.send(running.port)
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         tables = len(running.lobby.tables)
