@@ -30,7 +30,7 @@ def test_the_lobby_shows_markup_names_literally_and_stays_open(tmux):
     port = free_port()
     server = subprocess.Popen(
         [SCRIPT, "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0",
-         "--quiet", "--grace", "0.5"],
+         "--quiet", "--grace", "0.5", "--no-db"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

@@ -30,7 +30,7 @@ def test_two_clients_play_each_other_on_one_server(tmux):
     port = free_port()
     server = subprocess.Popen(
         [SCRIPT, "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0",
-         "--quiet", "--grace", "0.5"],
+         "--quiet", "--grace", "0.5", "--no-db"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
