@@ -20,6 +20,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -279,8 +280,14 @@ class TableScreen(Screen):
     # ---------------------------------------------------------------- drawing
 
     def redraw(self) -> None:
-        if not self._ready:
-            return
+        if not self._ready or not self.is_attached:
+            return  # (not yet composed, or already taken down)
+        try:
+            self._redraw()
+        except NoMatches:
+            return  # the screen was taken down while a message came in: nothing to draw
+
+    def _redraw(self) -> None:
         m = self.model
         tr = self.tr
         self._size_log(self.app.size.width)

@@ -221,7 +221,11 @@ def test_a_saved_seat_is_resumed_without_a_new_join(monkeypatch):
                 await until(pilot, lambda: table_screen(app) is not None)
                 screen = table_screen(app)
                 assert screen.seat.token != first.token and not screen.seat.resumed
-                await until(pilot, lambda: bool(_mine(screen)))
+                # Joined anew mid-hand: the seat is Ann's from the next hand (a bot
+                # plays this one out, docs/protocol.md), and none of its cards show.
+                await until(pilot, lambda: screen.model.info is not None
+                            and screen.model.info.seats[screen.seat.seat].from_hand == 2)
+                assert not _mine(screen)
             assert len(joins) == 2
             assert store.get(target, table_id, "Ann").token == screen.seat.token
             await channel.close()

@@ -266,7 +266,9 @@ def test_passing_to_a_non_neighbour_and_table_preconditions(monkeypatch):
     monkeypatch.delattr(bots, "hint", raising=False)
 
     async def main():
-        async with serving() as (running, stub):
+        # The bot waits before each move, so that nothing moves while a refusal is
+        # checked (a refused call must leave the table exactly as it was).
+        async with serving(bot_delay=0.3) as (running, stub):
             table_id, host = await create(stub, rules(4, hands=1))
             humans = await seat_humans(stub, table_id, 2)
             t = Table(running, stub, table_id, host, [])
@@ -304,11 +306,11 @@ def test_passing_to_a_non_neighbour_and_table_preconditions(monkeypatch):
             for p, token in tokens.items():
                 card = game.view(p).my_cards[0].ascii
                 await stub.Act(act(table_id, token, pile(card)))
-            for _ in range(200):  # the bot in seat 3 piles in its own time
+            for _ in range(1000):  # the bot in seat 3 piles in its own time
                 if game.hand.phase is Phase.PASS:
                     break
                 await asyncio.sleep(0.01)
-            for _ in range(200):  # and lays its passes: nothing moves while we check
+            for _ in range(1000):  # and lays its passes: nothing moves while we check
                 if 3 not in game.to_act():
                     break
                 await asyncio.sleep(0.01)
