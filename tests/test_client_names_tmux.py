@@ -6,13 +6,12 @@ a MarkupError on `[/x]` (tests/test_client_names.py covers every other screen).
 
 from __future__ import annotations
 
-import subprocess
 import time
 
 import grpc
 from cursedbottle.cli.play import free_port
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
-from tmux_support import SCRIPT, quit_cleanly, wait_for
+from tmux_support import SCRIPT, quit_cleanly, serve_in_background, wait_for
 
 
 def _lobby_or_exit(tmux, window: str) -> str:
@@ -28,11 +27,7 @@ def _lobby_or_exit(tmux, window: str) -> str:
 
 def test_the_lobby_shows_markup_names_literally_and_stays_open(tmux):
     port = free_port()
-    server = subprocess.Popen(
-        [SCRIPT, "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0",
-         "--quiet", "--grace", "0.5", "--no-db"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    server = serve_in_background(port)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             grpc.channel_ready_future(channel).result(timeout=20)

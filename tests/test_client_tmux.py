@@ -7,12 +7,10 @@ the tests fail rather than skip: the real-terminal check is part of CI.
 
 from __future__ import annotations
 
-import subprocess
-
 import grpc
 from cursedbottle.cli.play import free_port
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
-from tmux_support import SCRIPT, play_until_over, quit_cleanly, wait_for
+from tmux_support import SCRIPT, play_until_over, quit_cleanly, serve_in_background, wait_for
 
 
 def test_play_a_hand_in_a_real_terminal(tmux):
@@ -28,11 +26,7 @@ def test_play_a_hand_in_a_real_terminal(tmux):
 
 def test_two_clients_play_each_other_on_one_server(tmux):
     port = free_port()
-    server = subprocess.Popen(
-        [SCRIPT, "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0",
-         "--quiet", "--grace", "0.5", "--no-db"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    server = serve_in_background(port)
     try:
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
         grpc.channel_ready_future(channel).result(timeout=20)

@@ -112,3 +112,13 @@ def wait_for(tmux: Tmux, target: str, text: str, timeout: float = 30) -> None:
     while text not in tmux.screen(target):
         assert time.monotonic() < deadline, f"{text!r} not on screen:\n{tmux.screen(target)}"
         time.sleep(0.2)
+
+
+def serve_in_background(port: int) -> subprocess.Popen:
+    """`cursed-bottle serve` on 127.0.0.1:`port` for a real-terminal test: bots at zero
+    delay, no database (one test's tables must not be the next one's lobby)."""
+    return subprocess.Popen(
+        [SCRIPT, "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0",
+         "--quiet", "--grace", "0.5", "--no-db"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
