@@ -449,6 +449,8 @@ class Table:
                 sub.close("you left the table")
         if self.state is State.PLAYING and self.stand_in_after > 0:
             self._start_stand_in(seat)
+        else:
+            self._end_stand_in(seat)  # (a taker's stand-in: the seat waits empty, as any)
         self._changed()
 
     def add_bot(self, number: int | None, name: str) -> int:
