@@ -11,7 +11,7 @@ from cursedbottle.server import CLIENT_OPTIONS, start_server
 from cursedbottle.server.limits import Limits
 from cursedbottle.server.store import Store
 from cursedbottle.v1 import table_pb2, table_pb2_grpc
-from test_server_support import add_bots, create, refused, rules, run, seat_humans, serving
+from test_server_support import add_bots, create, refused, rules, run, seat_humans, serving, until
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 
@@ -24,14 +24,6 @@ async def first_message(call) -> table_pb2.TableUpdate:
     async for update in call:
         return update
     raise AssertionError("the stream ended without a message")
-
-
-async def until(condition, timeout: float = 10) -> None:
-    async def wait():
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(wait(), timeout)
 
 
 def test_one_client_holds_a_bounded_number_of_unfinished_tables():

@@ -15,6 +15,7 @@ from test_server_support import (
     seat_humans,
     serving,
     table_of,
+    until,
 )
 
 
@@ -31,14 +32,6 @@ def mid_trick():
         return state["tricks"] >= 2 and state["cards"] == 1
 
     return stop
-
-
-async def until(predicate, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if predicate():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out waiting")
 
 
 def test_a_killed_client_rejoins_with_its_token_and_the_game_goes_on():

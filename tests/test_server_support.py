@@ -41,6 +41,15 @@ async def serving(**options) -> AsyncIterator[tuple[Running, table_pb2_grpc.Curs
         await running.stop(grace=1)
 
 
+async def until(condition, timeout: float = 10.0) -> None:
+    """Wait until `condition()` holds (checked every 10 ms), failing after `timeout`."""
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out waiting")
+
+
 def rules(players: int = 3, hands: int = 1, **kw) -> game_pb2.Rules:
     return game_pb2.Rules(players=players, hands=hands, **kw)
 
