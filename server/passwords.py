@@ -15,14 +15,11 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-import grpc
-
-from .errors import ServiceError
+from .errors import exhausted
 from .limits import Limits
 
-
-def _exhausted(message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_GUESSES", message)
+#: Clients whose wrong guesses are remembered before the stale ones are swept out.
+MAX_CLIENTS_REMEMBERED = 10_000
 
 
 class PasswordGate:
@@ -40,13 +37,15 @@ class PasswordGate:
         wrong = self._recent_wrong(client)
         if len(wrong) >= limits.wrong_passwords:
             wait = max(1, round(wrong[0] + limits.wrong_password_window_seconds - self.clock()))
-            raise _exhausted(
+            raise exhausted(
+                "TOO_MANY_GUESSES",
                 f"{limits.wrong_passwords} wrong passwords from your address within "
                 f"{limits.wrong_password_window_seconds:.0f} s (the limit): try again in {wait} s"
             )
         busy = self._in_flight.get(client, 0)
         if busy >= limits.password_checks_per_client:
-            raise _exhausted(
+            raise exhausted(
+                "TOO_MANY_GUESSES",
                 f"{busy} password checks of yours are still being computed "
                 f"(at most {limits.password_checks_per_client} at once): wait for them"
             )
@@ -60,6 +59,9 @@ class PasswordGate:
             else:
                 del self._in_flight[client]
         if not ok:
+            if len(self._wrong) > MAX_CLIENTS_REMEMBERED:
+                for other in list(self._wrong):
+                    self._recent_wrong(other)  # (drops those whose window has passed)
             self._wrong.setdefault(client, deque()).append(self.clock())
         return ok
 

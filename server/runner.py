@@ -156,17 +156,10 @@ class FairPool:
             self._cond.notify()
         return job
 
-    async def run(
-        self,
-        key: Hashable,
-        fn: Callable[..., Any],
-        *args: Any,
-        slow: bool = False,
-        owner: Hashable | None = None,
-        group: Hashable | None = None,
-    ):
-        """`fn(*args)` in a worker thread; cancelling the caller cancels the job."""
-        return await self.submit(key, fn, *args, slow=slow, owner=owner, group=group).future
+    async def run(self, key: Hashable, fn: Callable[..., Any], *args: Any, **options: Any):
+        """`fn(*args)` in a worker thread (`options` as for `submit`); cancelling the
+        caller cancels the job."""
+        return await self.submit(key, fn, *args, **options).future
 
     def pending(self, owner: Hashable) -> int:
         """The jobs of `owner` not ended yet: waiting, or thinking (even if given up:

@@ -180,6 +180,26 @@ def test_the_serve_command_refuses_a_bad_port():
     assert "--port" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "limit, says",
+    [
+        ("nonsense=3", "NAME one of max_tables"),
+        ("max_tables=0", "must be positive"),
+        ("idle_table_seconds=soon", "'soon' is not a number"),
+    ],
+)
+def test_the_serve_command_refuses_a_bad_limit_in_one_line(limit, says):
+    result = subprocess.run(
+        [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--no-db", "--port", "0",
+         "--limit", limit],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and says in result.stderr, result.stderr
+
+
 def test_the_serve_command_refuses_a_foreign_or_corrupt_database_and_leaves_it_alone(tmp_path):
     import sqlite3
 
