@@ -72,6 +72,9 @@ def exact_cards_for(rules: Rules) -> int:
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
+#: The model of the exact solves in `_play_values` (ActionValue.model): change
+#: both together, the hint's sentence says it to the player.
+EXACT_MODEL = "paranoid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,9 @@ class ActionValue:
     #: The value on each guessed deal, in the order the deals were drawn (the
     #: same deals for every action, so two actions compare deal by deal).
     per_deal: tuple[float, ...] = ()
+    #: The solver's model behind exact values ("paranoid" or "maxn"; "" for
+    #: rollouts): the hint tells the player in words what the values assume.
+    model: str = ""
 
 
 def clearly_better(a: ActionValue, b: ActionValue, z: float = 2.0) -> bool:
@@ -142,7 +148,10 @@ def evaluate(
         if samples is None and budget is None:
             break
     out = [
-        ActionValue(a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]))
+        ActionValue(
+            a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]),
+            EXACT_MODEL if exact else "",
+        )
         for i, a in enumerate(actions)
     ]
     order = {
