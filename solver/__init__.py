@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__all__ = ["Solution", "Step", "analyse", "solve", "solve_hand"]
+__all__ = ["Model", "Solution", "Step", "analyse", "solve", "solve_hand"]
 
 if TYPE_CHECKING:
     from .api import Solution, Step, analyse, solve, solve_hand
+    from .model import Model
 
 
 def __getattr__(name: str):
+    if name == "Model":
+        from .model import Model
+
+        return Model
     if name in __all__:
         from . import api
 

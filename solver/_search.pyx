@@ -130,6 +130,12 @@ cdef struct Entry:
     uint8_t depth
 
 
+cdef struct MEntry:
+    #: The max-n table's entry: a key of six words and every seat's score.
+    uint64_t k[6]
+    int16_t v[MAXH]
+
+
 cdef struct Ctx:
     int nholders
     int holder_seat[MAXH]
@@ -184,6 +190,14 @@ cdef struct Ctx:
     #: thread to give up; checked with the clock.
     const unsigned char* cancel_flag
     bint cancelled
+    #: The max-n search (_maxn.pxi): seats valued, whether the scores count
+    #: by sides (then w[s][t] is what seat t's own score adds to seat s's),
+    #: and its table of score vectors.
+    int nseats
+    bint sides
+    int w[MAXH][MAXH]
+    MEntry* mtt
+    uint64_t mtt_mask
 
 
 cdef struct State:
@@ -202,6 +216,8 @@ cdef struct State:
     int8_t sprice
     int8_t scard
     int8_t sowner
+    #: Every seat's points taken (the max-n search values every seat).
+    int16_t tk[MAXH]
 
 
 cdef extern from "Python.h":
@@ -267,6 +283,8 @@ cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
                 s.taken += c.points[s.price_card]
             elif s.owner == c.partner:
                 s.taken2 += c.points[s.price_card]
+            if s.owner >= 0:
+                s.tk[s.owner] += c.points[s.price_card]
         s.price_card = best_below
         s.price = best_below
         s.owner = winner
@@ -281,6 +299,7 @@ cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
         s.taken += won
     elif winner == c.partner:
         s.taken2 += won
+    s.tk[winner] += won
     s.leader = winner
     s.n = 0
     s.tmask = 0
@@ -372,8 +391,7 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     play (and the price card, which comes back to it if it owns and is bought
     from); an owner scores -(pile), or in the hot bottle -(pile + its tricks).
     """
-    cdef uint64_t below = inplay & (bit(s.price) - 1), mine = 0
-    cdef int i, rest, l = INF, u = -INF
+    cdef int rest
     cdef bint owns = s.owner == c.root
     if c.partner >= 0 or c.two:
         # A side of two or two bottles: only crude bounds (the search's own
@@ -386,24 +404,26 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
         lo[0] = -(2 if c.two else 1) * c.pile - rest
         hi[0] = rest
         return
-    for i in range(c.nholders):
-        if c.root_holder[i]:
-            mine |= s.hand[i]
-    for i in range(s.n):
-        if c.root_holder[s.tholder[i]]:
-            mine |= bit(s.tcard[i])
+    one_seat_bounds(c, s, inplay, root_cards(c, s), owns, s.taken, lo, hi)
+
+
+cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t mine, bint owns,
+                                 int taken, int* lo, int* hi) noexcept nogil:
+    """`score_bounds` for one seat with cards `mine` in play and `taken` points."""
+    cdef uint64_t below = inplay & (bit(s.price) - 1)
+    cdef int rest, l = INF, u = -INF
     rest = mask_points(c, inplay)
     if owns and s.price_card >= 0:
         rest += c.points[s.price_card]
     if not owns or (below & ~mine):
-        l = s.taken
-        u = s.taken + rest
+        l = taken
+        u = taken + rest
     if owns or (below & mine):
         if c.hot:
-            if -c.pile - s.taken - rest < l:
-                l = -c.pile - s.taken - rest
-            if -c.pile - s.taken > u:
-                u = -c.pile - s.taken
+            if -c.pile - taken - rest < l:
+                l = -c.pile - taken - rest
+            if -c.pile - taken > u:
+                u = -c.pile - taken
         else:
             if -c.pile < l:
                 l = -c.pile
@@ -1154,9 +1174,10 @@ cdef void free_table():
 
 
 def release_table():
-    """Give the kept transposition table's memory back (the next solve makes a new one)."""
+    """Give the kept transposition tables' memory back (the next solve makes a new one)."""
     with _TABLE_LOCK:
         free_table()
+        free_maxn_table()
 
 
 def solve_state(
@@ -1164,7 +1185,8 @@ def solve_state(
     int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
     list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
     int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
-    bint free=False, double time_limit=0, cancel=None,
+    bint free=False, double time_limit=0, cancel=None, bint maxn_model=False,
+    list seat_taken=None, list sides=None,
 ):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
@@ -1186,6 +1208,11 @@ def solve_state(
     the main thread a Ctrl-C stops the search too (KeyboardInterrupt), though
     it runs without the GIL.  `cancel` is a `CancelToken` (solver/cancel.py):
     once another thread cancels it the search stops and raises `Cancelled`.
+    `maxn_model` asks RULES.md's "each for itself" question instead
+    (_maxn.pxi): `seat_taken` is every seat's points so far, `sides` (None:
+    each seat scores alone) the matrix of how seat t's own score counts for
+    seat s (`sides[s][t]`, team mode's sums and doubling); `partner` and
+    `taken2` are then unused.
 
     Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
     in the deck (the key's fields).
@@ -1199,6 +1226,8 @@ def solve_state(
     cdef int nh = len(hands), top, pbits
     cdef bint own
     cdef Entry* private
+    cdef MEntry* mprivate = NULL
+    cdef int vec[MAXH]
     cdef unsigned char[::1] cancel_flag = None
     if (not 1 <= nh <= MAXH or len(points) > MAXC or len(suits) != len(points)
             or len(trick) >= nh or len(holder_seat) != nh or not 1 <= len(order) <= MAXH
@@ -1232,6 +1261,21 @@ def solve_state(
     c.hot = hot
     c.pile = pile
     c.opts = opts
+    c.nseats = len(seat_taken) if seat_taken is not None else max(holder_seat) + 1
+    if not max(holder_seat) < c.nseats <= MAXH:
+        raise ValueError("solve_state: bad number of seats")
+    c.sides = sides is not None
+    for i in range(MAXH):
+        for j in range(MAXH):
+            c.w[i][j] = 0
+    if sides is not None:
+        if len(sides) != c.nseats or any(len(row) != c.nseats for row in sides):
+            raise ValueError("solve_state: `sides` is not one row and column a seat")
+        for i in range(c.nseats):
+            for j in range(c.nseats):
+                c.w[i][j] = sides[i][j]
+    c.mtt = NULL
+    c.mtt_mask = 0
     c.nodes = 0
     c.stop = c.timed_out = c.interrupted = c.cancelled = False
     c.cancel_flag = NULL
@@ -1253,6 +1297,7 @@ def solve_state(
         c.root_holder[i] = 0
         c.holder_seat[i] = 0
         s.hand[i] = 0
+        s.tk[i] = 0 if seat_taken is None or i >= c.nseats else seat_taken[i]
         s.tcard[i] = 0
         s.tholder[i] = 0
         for j in range(MAXH):
@@ -1299,14 +1344,19 @@ def solve_state(
         s.n += 1
     own = _TABLE_LOCK.acquire(blocking=False)
     private = NULL
+    c.tt = NULL
     try:
-        c.tt = table_for(tt_bits, own, &c.tt_mask, &c.gen)
+        if maxn_model:
+            c.mtt = maxn_table_for(tt_bits, own, &c.mtt_mask, &c.gen)
+        else:
+            c.tt = table_for(tt_bits, own, &c.tt_mask, &c.gen)
     except BaseException:
         if own:
             _TABLE_LOCK.release()
         raise
     if not own:
         private = c.tt
+        mprivate = c.mtt
     for i in range(MAXC):
         values[i] = 0
         is_rep[i] = 0
@@ -1318,7 +1368,11 @@ def solve_state(
                 legal = bit(card)
                 child = s
                 play(&c, &child, h, card)
-                values[card] = exact(&c, &child, child.taken)
+                if maxn_model:
+                    maxn(&c, &child, vec)
+                    values[card] = vec[c.root]
+                else:
+                    values[card] = exact(&c, &child, child.taken)
                 is_rep[card] = 1
             else:
                 legal = mover_legal(&c, &s, h)
@@ -1332,7 +1386,11 @@ def solve_state(
                     reps &= ~bit(card)
                     child = s
                     play(&c, &child, card_holder(&c, &s, h, card), card)
-                    g = exact(&c, &child, guess)
+                    if maxn_model:
+                        maxn(&c, &child, vec)
+                        g = vec[c.root]
+                    else:
+                        g = exact(&c, &child, guess)
                     values[card] = g
                     is_rep[card] = 1
                     guess = g
@@ -1345,8 +1403,10 @@ def solve_state(
     finally:
         if own:
             _TABLE_LOCK.release()
-        else:
+        elif private != NULL:
             cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
+        elif mprivate != NULL:
+            cb_table_free(mprivate, (c.mtt_mask + 1) * sizeof(MEntry))
     if c.interrupted:
         raise KeyboardInterrupt
     if c.cancelled:
@@ -1364,3 +1424,6 @@ def solve_state(
     LAST_STATS["probes"] = c.probes
     LAST_STATS["avoid_nodes"] = c.avoid_nodes
     return out, c.nodes
+
+
+include "_maxn.pxi"

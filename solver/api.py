@@ -17,6 +17,7 @@ from ..engine.position import Position
 from ..engine.records import HandRecord, replay_hand
 from . import _search
 from .cancel import CancelToken, current_token
+from .model import Model
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Solution:
     #: it counts: in the Bottle Imp's team mode the side's, see `solve_hand`).
     values: dict[Card, int]
     nodes: int
+    #: How the other seats are assumed to play (RULES.md's two models).
+    model: Model = Model.PARANOID
 
     @property
     def best(self) -> list[Card]:
@@ -38,6 +41,7 @@ class Solution:
         """The object `cursed-bottle solve` prints (FORMATS.md)."""
         return {
             "seat": self.seat,
+            "model": self.model.value,
             "values": {c.ascii: v for c, v in self.values.items()},
             "best": [c.ascii for c in self.best],
             "nodes": self.nodes,
@@ -55,15 +59,23 @@ def _tt_bits(cards_left: int) -> int:
     return 22
 
 
-def _side(hand: Hand, root: int) -> tuple[int, int]:
-    """(partner, factor): who scores with the root seat in the Bottle Imp's team
-    mode (-1: nobody) and the factor of the side's score (2 for a seat alone
-    there), read off `Rules.team_scores` so that the two cannot disagree."""
-    weights = []
+def _count_matrix(hand: Hand) -> list[list[int]]:
+    """m[s][t]: what seat t's own score adds to seat s's as it counts, read off
+    `Rules.team_scores` (linear: sides' sums, a seat alone doubled) so that
+    the solver and the rules cannot disagree."""
+    columns = []
     for seat in range(hand.seats):
         unit = [0] * hand.seats
         unit[seat] = 1
-        weights.append(hand.rules.team_scores(tuple(unit))[root])
+        columns.append(hand.rules.team_scores(tuple(unit)))
+    return [[columns[t][s] for t in range(hand.seats)] for s in range(hand.seats)]
+
+
+def _side(hand: Hand, root: int) -> tuple[int, int]:
+    """(partner, factor): who scores with the root seat in the Bottle Imp's team
+    mode (-1: nobody) and the factor of the side's score (2 for a seat alone
+    there)."""
+    weights = _count_matrix(hand)[root]
     factor = weights[root]
     others = [s for s, w in enumerate(weights) if w and s != root]
     if factor < 1 or len(others) > 1 or any(weights[s] != factor for s in others):
@@ -78,8 +90,11 @@ def solve_hand(
     key_cap: int | None = None,
     time_limit: float | None = None,
     cancel: CancelToken | None = None,
+    model: Model | str = Model.PARANOID,
 ) -> Solution:
-    """Solve an engine Hand in its play phase (Lopaka may be the one to move).
+    """Solve an engine Hand in its play phase (Lopaka may be the one to move),
+    under `model`: `paranoid` (the others play against the seat) or `maxn`
+    (each seat for itself; RULES.md).
 
     The values are the seat's score as it counts: in the Bottle Imp's team
     mode the side's (RULES: partners both get their sum, a seat alone double).
@@ -88,6 +103,7 @@ def solve_hand(
     Once `cancel` (by default the thread's current token, solver/cancel.py) is
     cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
     """
+    model = Model(model)
     token = cancel if cancel is not None else current_token()
     if token is not None:
         token.check()
@@ -102,7 +118,8 @@ def solve_hand(
     order = [list(hand.trick_order(seat)) for seat in range(hand.seats)]
     owner = hand.owner
     taken_root = deck.points_of(hand.taken[root])
-    partner, factor = _side(hand, root)
+    maxn = model is Model.MAXN
+    partner, factor = (-1, 1) if maxn else _side(hand, root)
     cards_left = sum(bin(m).count("1") for m in hand.holdings)
     values, nodes = _search.solve_state(
         list(hand.holdings),
@@ -134,9 +151,14 @@ def solve_hand(
         free=hand.rules.devils_eye,
         time_limit=time_limit or 0,
         cancel=token,
+        maxn_model=maxn,
+        seat_taken=[deck.points_of(m) for m in hand.taken] if maxn else None,
+        sides=_count_matrix(hand) if maxn and hand.rules.teams else None,
     )
     cards = deck.cards
-    return Solution(root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes)
+    return Solution(
+        root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes, model
+    )
 
 
 def release_table() -> None:
@@ -146,11 +168,14 @@ def release_table() -> None:
 
 
 def solve(
-    position: Position | Hand, opts: int | None = None, time_limit: float | None = None
+    position: Position | Hand,
+    opts: int | None = None,
+    time_limit: float | None = None,
+    model: Model | str = Model.PARANOID,
 ) -> Solution:
     """RULES.md's double-dummy question for the seat to move, one value per legal card."""
     hand = position.to_hand() if isinstance(position, Position) else position
-    return solve_hand(hand, opts, time_limit=time_limit)
+    return solve_hand(hand, opts, time_limit=time_limit, model=model)
 
 
 @dataclass(frozen=True)
@@ -178,7 +203,9 @@ class Step:
         }
 
 
-def analyse(record: HandRecord | dict, first: int = 0) -> list[Step]:
+def analyse(
+    record: HandRecord | dict, first: int = 0, model: Model | str = Model.PARANOID
+) -> list[Step]:
     """Replay a hand record (FORMATS.md) and give, before every card played,
     the double-dummy value of each legal card (the played one included).
 
@@ -186,7 +213,8 @@ def analyse(record: HandRecord | dict, first: int = 0) -> list[Step]:
     RecordError).  Lopaka's cards are analysed too: his one policy card,
     valued for his own score.  A record of a hand still in progress is
     analysed as far as it goes.  `first` skips the plays before that index
-    (the early positions are the expensive ones).
+    (the early positions are the expensive ones).  `model` is the model of
+    every solve (`solve_hand`).
     """
     if not isinstance(record, HandRecord):
         record = HandRecord.from_json(record)
@@ -195,7 +223,7 @@ def analyse(record: HandRecord | dict, first: int = 0) -> list[Step]:
     steps: list[Step] = []
     for index, card in enumerate(record.plays):
         if index >= first:
-            solution = solve_hand(hand)
+            solution = solve_hand(hand, model=model)
             steps.append(Step(index, solution.seat, card, solution))
         hand = _place(hand, card)
     return steps

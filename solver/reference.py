@@ -1,14 +1,14 @@
-"""The reference solver: plain minimax over the engine's own Hand.
+"""The reference solver: plain minimax (and max-n) over the engine's own Hand.
 
 It exists to be obviously right, not fast: every move goes through
 `Hand.legal_actions()` and `Hand.apply()`, Lopaka moves through
 `Hand.autoplay()`, and a finished hand is valued with `Hand.scores()`, so it
 shares no rule code with the compiled search it checks.  The only addition to
-textbook minimax is a memo keyed on the complete state of the hand (every
+the textbook searches is a memo keyed on the complete state of the hand (every
 holding, the trick, the leader, price, owner, the other bottle's state and
-every seat's taken cards):
-the rest of the hand is a function of exactly that, so the memo cannot change a
-value, it only keeps the differential tests affordable.
+every seat's taken cards): the rest of the hand is a function of exactly that,
+so the memo cannot change a value, it only keeps the differential tests
+affordable.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..engine.cards import Card
 from ..engine.hand import Hand
 from ..engine.tricks import lopaka_card
+from .model import Model
 
 
 def _key(hand: Hand) -> tuple:
@@ -67,14 +68,65 @@ class ReferenceSolver:
         return result
 
 
-def reference_solve(hand: Hand) -> tuple[int, dict[Card, int], int]:
+class ReferenceMaxn:
+    """Max-n for one root seat, word for word RULES.md's "each for itself".
+
+    Every position has one vector of final scores (`Hand.scores()`, as they
+    count); where seat s moves, the legal cards' vectors with the highest
+    entry for s are kept, among them those with the lowest entry for the root
+    seat, and among them the card lowest in the deck's order decides.
+    """
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.nodes = 0
+        self._memo: dict[tuple, tuple[int, ...]] = {}
+
+    def value(self, hand: Hand) -> tuple[int, ...]:
+        self.nodes += 1
+        if hand.is_over:
+            return hand.scores()
+        key = _key(hand)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        seat = hand.to_act()[0]
+        if seat == hand.lopaka:
+            child = hand.copy()
+            child.autoplay()
+            result = self.value(child)
+        else:
+            children = []
+            for action in hand.legal_actions(seat):
+                child = hand.copy()
+                child.apply(action)
+                children.append((action.card.index, self.value(child)))
+            _, result = min(children, key=lambda cv: (-cv[1][seat], cv[1][self.root], cv[0]))
+        self._memo[key] = result
+        return result
+
+
+def reference_solve(
+    hand: Hand, model: Model | str = Model.PARANOID
+) -> tuple[int, dict[Card, int], int]:
     """(seat to move, value of each legal card, nodes) for a hand in its play phase.
 
     With Lopaka to move, the one card his policy plays, valued for his own score.
     """
+    model = Model(model)
     seat = hand.to_act()[0]
     rules = hand.rules
-    solver = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
+    if model is Model.MAXN:
+        maxn = ReferenceMaxn(seat)
+
+        def value(child: Hand) -> int:
+            return maxn.value(child)[seat]
+
+        counter = maxn
+    else:
+        solver = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
+        value = solver.value
+        counter = solver
     values: dict[Card, int] = {}
     if seat == hand.lopaka:
         deck = hand.deck
@@ -84,10 +136,10 @@ def reference_solve(hand: Hand) -> tuple[int, dict[Card, int], int]:
         )
         child = hand.copy()
         child.autoplay()
-        values[deck.cards[card]] = solver.value(child)
+        values[deck.cards[card]] = value(child)
     else:
         for action in hand.legal_actions(seat):
             child = hand.copy()
             child.apply(action)
-            values[action.card] = solver.value(child)
-    return seat, values, solver.nodes
+            values[action.card] = value(child)
+    return seat, values, counter.nodes
