@@ -21,9 +21,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "solve",
         help="double-dummy values of every legal card in a position",
         description=(
-            "Read a position (FORMATS.md) and print one JSON object: the seat to move, each "
-            "legal card's double-dummy value for that seat (RULES.md), the best cards and the "
-            "nodes searched. A malformed or impossible position exits with status 2."
+            "Read a position (FORMATS.md) and print one JSON object: the seat to move, the "
+            "model, each legal card's double-dummy value for that seat (RULES.md), the best "
+            "cards and the nodes searched. A malformed or impossible position exits with "
+            "status 2."
         ),
     )
     p.add_argument("position", metavar="POSITION.json", help="the position; - reads stdin")
@@ -34,6 +35,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--time-limit", type=float, default=None, metavar="SECONDS",
         help="give up after this much search (exit 3); early positions, above all of "
         "Devil's Eye, can take minutes. Ctrl-C stops a search too",
+    )
+    p.add_argument(
+        "--model", choices=["paranoid", "maxn"], default="paranoid",
+        help="how the other seats play: paranoid (all against the seat to move; the "
+        "default) or maxn (each for itself)",
     )
     p.add_argument(
         "--reference",
@@ -67,17 +73,18 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{source}: {exc}")
     if args.reference:
         from cursedbottle.solver.api import Solution
+        from cursedbottle.solver.model import Model
         from cursedbottle.solver.reference import reference_solve
 
-        seat, values, nodes = reference_solve(position.to_hand())
-        solution = Solution(seat, dict(sorted(values.items())), nodes)
+        seat, values, nodes = reference_solve(position.to_hand(), args.model)
+        solution = Solution(seat, dict(sorted(values.items())), nodes, Model(args.model))
     else:
         from cursedbottle.solver import solve
 
         if args.time_limit is not None and args.time_limit <= 0:
             return fail(f"--time-limit: {args.time_limit:g} is not a positive number of seconds")
         try:
-            solution = solve(position, time_limit=args.time_limit)
+            solution = solve(position, time_limit=args.time_limit, model=args.model)
         except TimeoutError as exc:
             print(f"cursed-bottle: {source}: {exc}", file=sys.stderr)
             return 3

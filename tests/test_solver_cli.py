@@ -185,3 +185,48 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path) -> None:
     out, err = process.communicate(timeout=10)
     assert process.returncode == 130 and out == ""
     assert err.strip() == "cursed-bottle: interrupted"
+
+
+def _position_where_the_models_differ() -> dict:
+    """A 3-player position (fixed seed) whose values differ between the models."""
+    import random
+
+    from cursedbottle.engine.rules import Rules
+    from cursedbottle.solver.reference import reference_solve
+    from cursedbottle.solver.sampling import random_position
+
+    rng = random.Random("models differ")
+    for _ in range(200):
+        pos = random_position(Rules(3), rng, 3)
+        hand = pos.to_hand()
+        if reference_solve(hand, "maxn")[1] != reference_solve(hand, "paranoid")[1]:
+            return pos.to_json()
+    raise AssertionError("no position where the models differ in 200 draws")
+
+
+def test_model_flag(tmp_path, capsys) -> None:
+    """`--model maxn` answers the each-for-itself question (FORMATS.md: the
+    output names the model), the default stays paranoid, and both agree with
+    the reference's own search under the same model."""
+    path = _write(tmp_path, _position_where_the_models_differ())
+    outs = {}
+    for args in ([], ["--model", "paranoid"], ["--model", "maxn"],
+                 ["--reference", "--model", "maxn"], ["--reference"]):
+        assert main(["solve", *args, path]) == 0
+        outs[tuple(args)] = json.loads(capsys.readouterr().out)
+    assert outs[()]["model"] == outs[("--reference",)]["model"] == "paranoid"
+    assert outs[()]["values"] == outs[("--model", "paranoid")]["values"]
+    assert outs[()]["values"] == outs[("--reference",)]["values"]
+    maxn = outs[("--model", "maxn")]
+    assert maxn["model"] == "maxn"
+    assert maxn["values"] == outs[("--reference", "--model", "maxn")]["values"]
+    assert maxn["values"] != outs[()]["values"]
+    top = max(maxn["values"].values())
+    assert maxn["best"] == [c for c, v in maxn["values"].items() if v == top]
+
+
+def test_unknown_model_is_refused(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "--model", "optimist", _write(tmp_path, FORMATS_EXAMPLE)])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'optimist'" in capsys.readouterr().err

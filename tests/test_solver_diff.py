@@ -1,8 +1,9 @@
-"""The compiled search against the pure-Python reference minimax.
+"""The compiled search against the pure-Python reference, in both models.
 
 Every value of every legal card must agree, on random positions of every
 player count and variant, at the start of a trick and in the middle of one,
-with Lopaka to move and not.  The default sample is small enough for every
+with Lopaka to move and not, for the paranoid model (minimax) and for each
+for itself (max-n with RULES.md's tie rule).  The default sample is small enough for every
 test run; the full run of the issue's bar is
 
     CB_DIFF_POSITIONS=2000 .venv/bin/pytest tests/test_solver_diff.py
@@ -24,7 +25,8 @@ from conftest import CONFIGS, config_id
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Rules
-from cursedbottle.solver import solve, solve_hand
+from cursedbottle.solver import Model, solve, solve_hand
+from cursedbottle.solver._search import ALL_OPTIONS, OPTIONS
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
 
@@ -77,14 +79,16 @@ def _second_bottle_hands(rules: Rules, count: int, seed: str):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("model", list(Model), ids=str)
 @pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
-def test_compiled_search_equals_reference(rules: Rules) -> None:
+def test_compiled_search_equals_reference(rules: Rules, model: Model) -> None:
     count = -(-POSITIONS // len(CONFIGS))
+    # The same positions for both models (the seed names the rule set only).
     if getattr(rules, "second_bottle", False):
         for hand in _second_bottle_hands(rules, count, config_id(rules)):
-            seat, want, _ = reference_solve(hand)
-            got = solve_hand(hand)
-            assert (got.seat, got.values) == (seat, want), (
+            seat, want, _ = reference_solve(hand, model)
+            got = solve_hand(hand, model=model)
+            assert (got.seat, got.values, got.model) == (seat, want, model), (
                 [hand.deck.cards_of(m) for m in hand.holdings], hand.trick, hand.price_card,
                 hand.owner, hand.shelf, hand.leader,
             )
@@ -92,12 +96,36 @@ def test_compiled_search_equals_reference(rules: Rules) -> None:
     lopaka_to_move = 0
     for pos in _positions(rules, count, config_id(rules)):
         hand = pos.to_hand()
-        seat, want, _ = reference_solve(hand)
-        got = solve(pos)
+        seat, want, _ = reference_solve(hand, model)
+        got = solve(pos, model=model)
         assert (got.seat, got.values) == (seat, want), json.dumps(pos.to_json())
         lopaka_to_move += seat == pos.lopaka
     if rules.lopaka and count >= 8:
         assert lopaka_to_move, "no position with Lopaka to move was drawn"
+
+
+#: Rule sets whose max-n search uses every technique in a different way: the
+#: narrow and the wide pattern, Lopaka, the hot bottle, sides, two bottles.
+TECHNIQUE_RULES = [
+    r for r in CONFIGS
+    if config_id(r) in ("3p-hot", "4p", "2p-lopaka", "imp-3p", "imp-devils-eye",
+                        "imp-6p-teams", "imp-5p-2bottles")
+]
+
+
+@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon"])
+@pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
+def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
+    """Each technique of the max-n search switched off gives the same values:
+    what it buys is time only."""
+    if getattr(rules, "second_bottle", False):
+        hands = list(_second_bottle_hands(rules, 3, "techniques"))
+    else:
+        hands = [p.to_hand() for p in _positions(rules, 3, "techniques")]
+    for hand in hands:
+        full = solve_hand(hand, model=Model.MAXN)
+        without = solve_hand(hand, ALL_OPTIONS & ~OPTIONS[name], model=Model.MAXN)
+        assert without.values == full.values
 
 
 def test_the_formats_example() -> None:
