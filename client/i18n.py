@@ -97,16 +97,56 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_none": "No hint now: it is not your turn.",
         "hint_later": "Confirm (Enter) or choose again (Esc); hints are for the choices.",
         "hint_value": "value",
+        "hint_points": "{value} points",
+        "hint_col_points": "points",
+        "hint_col_gap": "against the best",
+        "hint_col_share": "best in",
+        "hint_gap_best": "the best",
+        "hint_gap": "{gap} less",
+        "hint_gap_close": "{gap} less, too close to call",
+        "hint_means_none": "There is only one choice: nothing to weigh.",
+        "hint_means_maxn": (
+            "Points: what you score this hand if everyone then plays perfectly for themself "
+            "with all cards face up, averaged over {deals} that fit what you have seen; best "
+            "in: how often the choice was best on those deals (ties shared)."
+        ),
+        "hint_means_paranoid": (
+            "Points: what you score this hand if the others then all play against you with "
+            "all cards face up (the worst case), averaged over {deals} that fit what you have "
+            "seen; best in: how often the choice was best on those deals (ties shared)."
+        ),
+        "hint_means_rollouts": (
+            "Points: what you score this hand if everyone then plays by simple rules of "
+            "thumb, averaged over {deals} that fit what you have seen; best in: how often the "
+            "choice was best on those deals (ties shared)."
+        ),
+        "hint_means_setup": (
+            "Points: what you score this hand if the others pile and pass by the tips and "
+            "everyone then plays by simple rules of thumb, averaged over {deals} that fit what "
+            "you have seen; best in: how often the choice was best on those deals (ties "
+            "shared)."
+        ),
+        "hint_close_note": (
+            "Too close to call: the difference may be the luck of the guessed deals."
+        ),
+        "deals_1": "1 deal",
+        "deals_n": "{n} deals",
+        "points_1": "1 point",
+        "points_n": "{n} points",
         "why_only": "the only legal choice",
-        "why_pile": "puts {card} ({points} pt) under the bottle",
+        "why_pile": "puts {card} ({pts}) into the bottle's pile",
         "why_pass": "passes {card} to {to}",
         "why_open": "lays hand {n} open",
-        "why_buys": "buys the bottle at {card}",
-        "why_buys_unless": "buys the bottle at {card} unless undercut",
-        "why_takes": "takes the trick ({points} pt)",
-        "why_sheds": "sheds the low {card} without buying",
-        "why_gives": "gives {points} pt to the trick's winner",
-        "why_dumps": "dumps {card} safely",
+        "why_buys": (
+            "buys the bottle at {card}: it is yours until someone buys it with a lower card"
+        ),
+        "why_buys_unless": (
+            "buys the bottle at {card}, unless a later card in this trick is higher and still "
+            "below the price"
+        ),
+        "why_takes": "takes the trick and its {pts}",
+        "why_loses": "cannot take the trick; the winner gets its {pts}",
+        "why_loses_free": "cannot take the trick, and it carries no points",
         "hint_best": "best",
         "hint_close": "Esc/h: close · Enter: play the best card",
         "hand_over": "Hand {n} is over",
@@ -316,16 +356,59 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_none": "Kein Tipp: du bist nicht dran.",
         "hint_later": "Bestätigen (Enter) oder neu wählen (Esc); Tipps gibt es beim Wählen.",
         "hint_value": "Wert",
+        "hint_points": "{value} Punkte",
+        "hint_col_points": "Punkte",
+        "hint_col_gap": "gegenüber der besten",
+        "hint_col_share": "am besten",
+        "hint_gap_best": "die beste",
+        "hint_gap": "{gap} weniger",
+        "hint_gap_close": "{gap} weniger, zu knapp",
+        "hint_means_none": "Es gibt nur eine Wahl: nichts abzuwägen.",
+        "hint_means_maxn": (
+            "Punkte: was du in dieser Runde bekommst, wenn danach alle mit offenen Karten "
+            "perfekt für sich selbst spielen, gemittelt über {deals}, die zu dem passen, was "
+            "du gesehen hast; am besten: wie oft die Wahl dabei die beste war (Gleichstände "
+            "geteilt)."
+        ),
+        "hint_means_paranoid": (
+            "Punkte: was du in dieser Runde bekommst, wenn danach alle anderen mit offenen "
+            "Karten gegen dich spielen (der schlimmste Fall), gemittelt über {deals}, die zu "
+            "dem passen, was du gesehen hast; am besten: wie oft die Wahl dabei die beste war "
+            "(Gleichstände geteilt)."
+        ),
+        "hint_means_rollouts": (
+            "Punkte: was du in dieser Runde bekommst, wenn danach alle nach einfachen "
+            "Faustregeln spielen, gemittelt über {deals}, die zu dem passen, was du gesehen "
+            "hast; am besten: wie oft die Wahl dabei die beste war (Gleichstände geteilt)."
+        ),
+        "hint_means_setup": (
+            "Punkte: was du in dieser Runde bekommst, wenn die anderen nach den Tipps ablegen "
+            "und weitergeben und danach alle nach einfachen Faustregeln spielen, gemittelt "
+            "über {deals}, die zu dem passen, was du gesehen hast; am besten: wie oft die Wahl "
+            "dabei die beste war (Gleichstände geteilt)."
+        ),
+        "hint_close_note": (
+            "Zu knapp: der Unterschied kann am Zufall der geratenen Verteilungen liegen."
+        ),
+        "deals_1": "1 Verteilung",
+        "deals_n": "{n} Verteilungen",
+        "points_1": "1 Punkt",
+        "points_n": "{n} Punkte",
         "why_only": "die einzige erlaubte Wahl",
-        "why_pile": "legt {card} ({points} P.) unter die Flasche",
+        "why_pile": "legt {card} ({pts}) in den Stapel der Flasche",
         "why_pass": "gibt {card} an {to}",
         "why_open": "legt Hand {n} offen",
-        "why_buys": "kauft die Flasche für {card}",
-        "why_buys_unless": "kauft die Flasche für {card}, wenn niemand unterbietet",
-        "why_takes": "nimmt den Stich ({points} P.)",
-        "why_sheds": "wird die niedrige {card} los, ohne zu kaufen",
-        "why_gives": "gibt {points} P. an den Gewinner des Stichs",
-        "why_dumps": "wirft {card} gefahrlos ab",
+        "why_buys": (
+            "kauft die Flasche für {card}: sie gehört dir, bis jemand sie mit einer "
+            "niedrigeren Karte kauft"
+        ),
+        "why_buys_unless": (
+            "kauft die Flasche für {card}, außer eine spätere Karte dieses Stichs ist höher "
+            "und noch unter dem Preis"
+        ),
+        "why_takes": "nimmt den Stich und seine {pts}",
+        "why_loses": "kann den Stich nicht bekommen; der Gewinner bekommt ihre {pts}",
+        "why_loses_free": "kann den Stich nicht bekommen und bringt keine Punkte",
         "hint_best": "beste",
         "hint_close": "Esc/h: schließen · Enter: beste Karte spielen",
         "hand_over": "Runde {n} ist vorbei",
@@ -564,6 +647,15 @@ class Tr:
     def suit(self, suit: int) -> str:
         """The suit's or colour's name: `hearts`, `yellow`, German `Herz`, `gelb`."""
         return SUIT_NAMES[self.lang].get(suit, "?")
+
+    def number(self, value: float, signed: bool = False, digits: int = 1) -> str:
+        """`+3.2`, German `+3,2` (a decimal comma); `signed` shows the sign of 0 and up."""
+        text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+        return text.replace(".", ",") if self.lang == "de" else text
+
+    def count(self, key: str, n: int) -> str:
+        """`1 deal` / `40 deals` (`deals_1`, `deals_n`), in the language."""
+        return self(f"{key}_1") if n == 1 else self(f"{key}_n", n=n)
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in sort_cards(cards))

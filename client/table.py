@@ -24,6 +24,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from .hints import hint_lines, hint_table
 from .i18n import Tr, sort_cards
 from .literal import plain, plain_cells
 from .model import TableModel, Target
@@ -1013,7 +1014,7 @@ class HintScreen(ModalScreen[str | None]):
     ]
     DEFAULT_CSS = """
     HintScreen { align: center middle; }
-    #hintbox { width: 76; max-height: 20; height: auto; border: thick $accent;
+    #hintbox { width: 76; max-height: 22; height: auto; border: thick $accent;
                background: $panel; padding: 0 1; }
     """
 
@@ -1041,65 +1042,6 @@ class HintScreen(ModalScreen[str | None]):
             return
         self.ready = True
         self.query_one("#hinttext", Static).update(hint_table(self.model, hint))
-
-
-def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
-    tr = model.tr
-    kind = action.WhichOneof("kind")
-    if kind == "choose_open":
-        return Text(tr("hand_n", n=action.choose_open.hand + 1) + f" {tr('open')}")
-    if kind == "pass_card":
-        out = card_text(tr, action.pass_card.card)
-        out.append(f" → {model.name(action.pass_card.to)}")
-        hand = model.target_hand()  # Devil's Eye: which of the opponent's hands
-        if hand is not None:
-            out.append(f" ({tr('hand_n', n=hand + 1)})")
-        return out
-    if kind == "pile":
-        return Text("⚱ ").append_text(card_text(tr, action.pile.card))
-    return card_text(tr, getattr(action, kind).card)
-
-
-def hint_reason(model: TableModel, line: table_pb2.ActionHint) -> str:
-    """The reason in the table's language, from the server's `why`; the English text
-    from a server that sends none."""
-    why, tr = line.why, model.tr
-    key = "why_" + why.kind
-    if not why.kind or not tr.has(key):
-        return line.reason
-    to = ""
-    if why.HasField("to"):
-        to = model.name(why.to)
-        if why.HasField("hand"):
-            to += f" ({tr('hand_n', n=why.hand + 1)})"
-    n = why.hand + 1 if why.HasField("hand") else ""
-    card = tr.card(why.card) if why.HasField("card") else ""
-    return tr(key, card=card, points=why.points, to=to, n=n)
-
-
-def hint_table(model: TableModel, hint: table_pb2.HintResponse) -> Group:
-    tr = model.tr
-    table = Table(box=None, expand=True, padding=(0, 1))
-    described = [describe_action(model, line.action) for line in hint.actions]
-    # wide enough for a pass's receiver (Devil's Eye: and its hand), within reason
-    width = min(24, max([12] + [len(d.plain) for d in described]))
-    table.add_column("", width=width, no_wrap=True)
-    table.add_column(tr("hint_value"), justify="right", width=6)
-    table.add_column(tr("hint_best"), justify="right", width=5)
-    table.add_column("", ratio=1)
-    for i, line in enumerate(hint.actions):
-        value = f"{line.expected_value:+.1f}" if line.HasField("expected_value") else "—"
-        if line.exact and line.HasField("expected_value"):
-            value += "!"
-        style = "bold green" if i == 0 else ""
-        table.add_row(*plain_cells(
-            described[i],
-            Text(value, style=style),
-            f"{round(100 * line.best_share)}%",
-            Text(hint_reason(model, line), style="dim" if i else ""),
-        ))
-    title = Text(tr("hint_title"), style="bold")
-    return Group(title, table, Text(tr("hint_close"), style="dim"))
 
 
 class TutorScreen(ModalScreen[bool]):
@@ -1133,10 +1075,9 @@ class TutorScreen(ModalScreen[bool]):
                   value=f"{mine.expected_value:+.1f}",
                   best=tr.card(best.action.play.card), best_value=f"{best.expected_value:+.1f}",
                   loss=f"{self.loss:.1f}")
-        table = hint_table(self.model, self.hint)
         with VerticalScroll(id="tutorbox"):
             yield Static(Group(Text(tr("tutor_title"), style="bold yellow"), Text(text),
-                               Text(""), table.renderables[1],
+                               Text(""), hint_lines(self.model, self.hint),
                                Text(tr("tutor_keys"), style="bold")), id="tutortext")
 
 

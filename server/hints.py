@@ -24,7 +24,7 @@ from .errors import exhausted, precondition
 from .wire import action_msg, seat_map, set_card
 
 if TYPE_CHECKING:
-    from cursedbottle.bots.hints import Reason
+    from cursedbottle.bots.hints import Hint, Reason
 
 DEFAULT_BUDGET_MS = 1000
 MAX_BUDGET_MS = 10_000
@@ -63,7 +63,11 @@ def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintRes
         from cursedbottle.bots import hint
     except ImportError as exc:  # a server built without the solver
         raise precondition("NO_SOLVER", f"hints need the solver, which is missing: {exc}") from None
-    result = hint(view, seed=seed, budget=budget_ms / 1000)
+    return hint_msg(hint(view, seed=seed, budget=budget_ms / 1000), view)
+
+
+def hint_msg(result: Hint, view: SeatView) -> table_pb2.HintResponse:
+    """A hint of the seat of `view` as the wire's HintResponse (table seats)."""
     seats = seat_map(view.seat_players, view.rules.players)
     legal = set(view.legal_actions)
     out = table_pb2.HintResponse()
@@ -75,6 +79,7 @@ def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintRes
             samples=line.samples,
             exact=line.exact,
             reason=str(line.reason),
+            close_to_best=line.close,
         )
         _set_reason(item.why, line.reason, seats.to_wire)
         if line.value is not None:
@@ -82,6 +87,9 @@ def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintRes
         item.action.CopyFrom(action_msg(line.action, seats))
     out.samples = max((a.samples for a in out.actions), default=0)
     out.reason = out.actions[0].reason if out.actions else ""
+    basis = result.basis
+    out.basis.kind, out.basis.model, out.basis.deals = basis.kind, basis.model, basis.deals
+    out.meaning = basis.meaning
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -102,16 +103,35 @@ def test_pile_and_passes_being_chosen(lang):
     _snap(model_of(table, lang), f"passing-{lang}", keys=keys, lang=lang)
 
 
+def _illustrative_hint(table):
+    """Seat 0's hint at this table: the reasons the hint engine gives these cards, with
+    fixed values (a real search's values move whenever the search changes)."""
+    from cursedbottle.bots.hints import Basis, Hint, HintLine, reason
+    from cursedbottle.server.hints import hint_msg
+
+    game = table.game
+    view = game.view(0)
+    actions = list(view.legal_actions)[:5]
+    values = (3.2, 2.9, 1.0, -1.5, -6.0)[: len(actions)]
+    shares = (0.45, 0.35, 0.2, 0.0, 0.0)[: len(actions)]
+    close = (True, True, False, False, False)
+    lines = tuple(
+        HintLine(a, values[i], shares[i], 40, True, reason(view, a), close=close[i])
+        for i, a in enumerate(actions)
+    )
+    return hint_msg(Hint(view.seat, lines, Basis("exact", "maxn", 40)), view)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_hint(lang):
-    table = scripted_table(Rules(3, hands=1), until_event=_my_turn_in_play(2))
+    def following(table) -> bool:  # seat 0 plays second: most of its cards have reasons
+        return _my_turn_in_play(4)(table) and len(table.game.hand.trick) == 1
+
+    rng = random.Random(1)
+    table = scripted_table(Rules(3, hands=1), until_event=following,
+                           choose=lambda _p, actions: rng.choice(actions))
     model = model_of(table, lang)
-    hint = table_pb2.HintResponse(samples=40)
-    reasons = ("stays above the price: the trick goes to the highest card", "", "")
-    for i, action in enumerate(model.legal[:3]):
-        line = hint.actions.add(best_share=(0.6, 0.3, 0.1)[i], samples=40, reason=reasons[i])
-        line.action.CopyFrom(action)
-        line.expected_value = (12.5, 9.25, -4.0)[i]
+    hint = _illustrative_hint(table)
 
     def push(app):
         screen = HintScreen(model)

@@ -133,11 +133,102 @@ def test_reasons_say_what_a_card_plainly_does():
     from cursedbottle.engine.view import observe
 
     view = observe(hand, 2)
-    assert str(reason(view, Play(2, c("5H")))) == "buys the bottle at 5♥ unless undercut"
+    assert str(reason(view, Play(2, c("5H")))) == (
+        "buys the bottle at 5♥, unless a later card in this trick is higher and still below"
+        " the price"
+    )
     assert reason(view, Play(2, c("5H"))) == Reason("buys_unless", c("5H"))
+    # the QH wins for now, but seat 0 plays after it and may still buy: nothing is plain
     assert str(reason(view, Play(2, c("QH")))) == ""
 
 
 def test_a_deal_helper_is_consistent():
     deal, undealt = random_deal(Rules(2), random.Random(0))
     assert len(undealt) == 3 and all(len(h) == 11 for h in deal)
+
+
+def _decisions(rules: Rules, seed: int, count: int):
+    """`count` play decisions of random games (each a game and the seat to act)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        game = Game(rules, seed=rng.randrange(1 << 30), first_dealer=0)
+        while not game.is_over and len(out) < count:
+            if game.hand.phase is Phase.PLAY and rng.random() < 0.3:
+                out.append((game, game.to_act()[0]))
+                break
+            game.apply(rng.choice(game.legal_actions()))
+    return out
+
+
+#: Words a beginner would not understand (the old reasons used them).
+JARGON = ("shed", "dump", "safely", "undercut")
+
+
+@pytest.mark.parametrize("rules", [Rules(3), Rules(4), Rules(2)], ids=["3p", "4p", "2p-lopaka"])
+def test_every_reason_is_plainly_true_or_absent(rules):
+    """Each card's reason against what then happens: the card is played and the trick
+    finished in every way the others may (randomly, many times)."""
+    rng = random.Random(3)
+    kinds = set()
+    for game, seat in _decisions(rules, seed=11, count=120):
+        view = game.view(game.player_at(seat))
+        for action in view.legal_actions:
+            why = reason(view, action)
+            kinds.add(why.kind)
+            text = str(why)
+            assert not any(word in text for word in JARGON), text
+            outcomes = set()  # (the seat takes the trick, the trick buys the bottle)
+            for _ in range(6):
+                hand = game.hand.copy()
+                hand.apply(action)
+                while len(hand.tricks) == len(game.hand.tricks) and not hand.is_over:
+                    (s,) = hand.to_act()
+                    hand.apply(rng.choice(hand.legal_actions(s)))
+                last = hand.tricks[-1]
+                outcomes.add((last.winner == seat, last.bought))
+                if why.kind == "takes":
+                    assert why.points == sum(c.points for _, c in last.plays)
+            if why.kind == "takes":
+                assert outcomes == {(True, False)}, text
+            if why.kind == "buys":
+                assert outcomes == {(True, True)}, text
+            if why.kind == "buys_unless":  # bought by the seat, or by a later card
+                assert all(bought for _, bought in outcomes), (text, outcomes)
+            if why.kind in ("loses", "loses_free"):
+                assert not any(took for took, _ in outcomes), (text, outcomes)
+                assert (why.kind == "loses") == (action.card.points > 0)
+    assert {"loses", ""} <= kinds and kinds & {"takes", "buys", "buys_unless"}, kinds
+
+
+def test_shares_add_up_and_close_lines_are_marked():
+    game = _play_until(Rules(3), seed=4, tricks=8, in_trick=0)
+    view = game.view(game.player_at(game.to_act()[0]))
+    h = hint(view, seed=1, budget=None, samples=8)
+    assert abs(sum(line.best_rate for line in h.lines) - 1.0) < 1e-9
+    assert h.lines[0].close
+    assert h.basis.kind == "exact" and h.basis.deals == 8
+    assert h.basis.model in ("paranoid", "maxn")
+    assert "averaged over 8 deals" in h.basis.meaning
+    assert "with all cards face up" in h.basis.meaning
+    # one guessed deal cannot tell any two lines apart
+    one = hint(view, seed=1, budget=None, samples=1)
+    assert all(line.close for line in one.lines)
+
+
+def test_the_meaning_follows_what_was_computed():
+    early = _play_until(Rules(3), seed=4, tricks=1, in_trick=0)
+    view = early.view(early.player_at(early.to_act()[0]))
+    h = hint(view, seed=1, budget=None, samples=5)
+    assert h.basis.kind == "rollouts" and not any(line.exact for line in h.lines)
+    assert h.basis.meaning.startswith(
+        "Points: what you score this hand if everyone then plays by simple rules of thumb,"
+        " averaged over 5 deals"
+    )
+    game = Game(Rules(3), seed=2, first_dealer=0)
+    view = game.view(game.player_at(game.to_act()[0]))
+    assert view.phase is Phase.PILE
+    h = hint(view, seed=1, budget=None, samples=3)
+    assert h.basis.kind == "setup" and "pile and pass by the tips" in h.basis.meaning
+    assert {line.reason.kind for line in h.lines} == {"pile"}
+    assert str(h.lines[0].reason).endswith("into the bottle's pile")

@@ -271,7 +271,7 @@ def test_hints_see_only_the_seat_view_and_name_only_its_moves(monkeypatch):
     def fake_hint(view, seed, budget):
         received.append(view)
         lines = tuple(
-            bots.HintLine(a, 1.0, 0.5, 2, False, Reason("dumps", a.card))
+            bots.HintLine(a, 1.0, 0.5, 2, False, Reason("loses", a.card))
             for a in view.legal_actions
         )
         return bots.Hint(view.seat, lines)
