@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard
@@ -29,7 +30,7 @@ from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView
 
 from .heuristic_bot import rollout, shedding_order
-from .sampling import position_of, sample_deal
+from .sampling import Deal, position_of, sample_deal
 
 #: Solve exactly once at most this many cards are left in the hands (three
 #: players: 8 tricks, a median solve of ~5 ms, p90 ~0.1 s; solver/README.md).
@@ -112,8 +113,16 @@ def evaluate(
     budget: float | None = 1.0,
     samples: int | None = None,
     exact_cards: int | None = None,
+    deals: Callable[[], Deal] | None = None,
+    model: str = EXACT_MODEL,
 ) -> list[ActionValue]:
-    """Every legal action of the view with its mean value, best first."""
+    """Every legal action of the view with its mean value, best first.
+
+    `deals` hands out the guessed deals of the play phase (default: uniform
+    among the consistent ones, `sample_deal`; bots.inference weighs them);
+    the same deal drawn again is valued once.  `model` is the solver's model
+    for the exact values ("paranoid" or "maxn").
+    """
     actions = list(view.legal_actions)
     if not actions:
         return []
@@ -128,9 +137,15 @@ def evaluate(
     done = 0
     start = time.perf_counter()
     slowest = 0.0
+    seen: dict[Deal, tuple[list[float], list[float]]] = {}
     while True:
         t0 = time.perf_counter()
-        if play:
+        if play and deals is not None:
+            deal = deals()
+            if deal not in seen:
+                seen[deal] = _deal_values(view, actions, deal, exact, model)
+            values, rollouts = seen[deal]
+        elif play:
             values, rollouts = _play_values(view, actions, rng, exact)
         else:
             values = rollouts = _setup_values(view, actions, rng)
@@ -150,7 +165,7 @@ def evaluate(
     out = [
         ActionValue(
             a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]),
-            EXACT_MODEL if exact else "",
+            model if exact else "",
         )
         for i, a in enumerate(actions)
     ]
@@ -170,7 +185,14 @@ def _play_values(
     view: SeatView, actions: list[Action], rng: random.Random, exact: bool
 ) -> tuple[list[float], list[float]]:
     """(values, rollout scores) of each action on one guessed deal."""
-    hand = position_of(view, sample_deal(view, rng))
+    return _deal_values(view, actions, sample_deal(view, rng), exact, EXACT_MODEL)
+
+
+def _deal_values(
+    view: SeatView, actions: list[Action], deal: Deal, exact: bool, model: str
+) -> tuple[list[float], list[float]]:
+    """(values, rollout scores) of each action on the deal `deal`."""
+    hand = position_of(view, deal)
     rollouts = []
     for action in actions:
         child = hand.copy()
@@ -183,7 +205,7 @@ def _play_values(
     # The exact value decides; the rollouts only order the cards the solver
     # values alike (often all of them, when the seat is doomed whatever it
     # does against opponents who all play against it).
-    values = solve_hand(hand).values
+    values = solve_hand(hand, model=model).values
     return [float(values[a.card]) for a in actions], rollouts
 
 

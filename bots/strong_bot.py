@@ -1,15 +1,12 @@
-"""The strong bot: determinized search with the double-dummy solver (bots.search).
+"""The strong bot: the baseline `pimc` (bots/pimc_bot.py) with inference.
 
-In play it takes the action with the best mean over the guessed deals.  For
-the pile, the passes and the open hand the rule text's tips give a default
-(the heuristic bot's choice), and the search overrules it only when another
-action is clearly better on the same deals: those choices are worth little
-each, and a noisy search that flips them at random was measured to lose
-points against the tips.
-
-The original Bottle Imp with three players takes its setup from the tips
-without a search (`_follows_tips`; it also solves exactly later, see
-`bots.search.EXACT_CARDS_IMP3`).
+Its search is pimc's (bots.search: rollouts early, the double-dummy solver
+late, the tips for the pile and the passes unless clearly beaten), but in the
+play phase the guessed deals are no longer all alike: `bots.inference` weighs
+each by how likely the other seats' plays this hand and the cards they passed
+are under a model of how the bots play, and the search values deals in
+proportion to those weights.  What was tried, and what paid, is in
+bench/README.md ("Issue 14: strong vs pimc").
 """
 
 from __future__ import annotations
@@ -17,25 +14,21 @@ from __future__ import annotations
 import random
 
 from cursedbottle.engine.actions import Action, Play
-from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView
 
 from .base import register
 from .heuristic_bot import HeuristicBot
-from .search import clearly_better, evaluate
+from .inference import DealPool, Scorer
+from .pimc_bot import follows_tips
+from .search import EXACT_MODEL, clearly_better, evaluate
 
-
-def _follows_tips(rules: Rules) -> bool:
-    """Whether pile and passes follow the tips without a search.
-
-    In the Bottle Imp with three players the search's overrule (z = 2) lost
-    about a coin per setup decision against the tips (judged by play-outs
-    from the true deal: -1.34 ± 1.25 and -0.49 ± 1.33 over 120 positions
-    each), and a stricter z = 3 only tied (+0.01 ± 0.50, +0.24 ± 1.03): the
-    rollouts with Lopaka's policy judge a hand's start too poorly to beat the
-    tips, so the time is not spent.
-    """
-    return rules.original and rules.players == 3
+#: Candidate deals drawn per deal the search values (a sample-count bot), and
+#: the pool for a time-budgeted one.
+CANDIDATES_PER_SAMPLE = 4
+BUDGET_CANDIDATES = 96
+#: The exponent of the likelihood (1: the model as fitted; below 1 trusts it
+#: less, so that fewer deals carry all the weight).
+TEMPER = 1.0
 
 
 class StrongBot:
@@ -46,11 +39,24 @@ class StrongBot:
     name = "strong"
 
     def __init__(
-        self, seed: int = 0, budget: float | None = 1.0, samples: int | None = None
+        self,
+        seed: int = 0,
+        budget: float | None = 1.0,
+        samples: int | None = None,
+        temper: float = TEMPER,
+        model: str = EXACT_MODEL,
+        infer: bool = True,
+        pool: int = CANDIDATES_PER_SAMPLE,
+        maxn_cards: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
         self.samples = samples
+        self.temper = temper
+        self.model = model
+        self.infer = infer
+        self.pool = pool
+        self.maxn_cards = maxn_cards
         self.tips = HeuristicBot(seed)
 
     def act(self, view: SeatView) -> Action:
@@ -58,9 +64,16 @@ class StrongBot:
         if len(actions) == 1:
             return actions[0]
         play = isinstance(actions[0], Play)
-        if not play and _follows_tips(view.rules):
+        if not play and follows_tips(view.rules):
             return self.tips.act(view)
-        ranked = evaluate(view, self.rng, self.budget, self.samples)
+        deals = None
+        if play and self.infer:
+            scorer = Scorer(view, temper=self.temper)
+            if scorer.plays or scorer.passes:
+                count = BUDGET_CANDIDATES if self.samples is None else self.pool * self.samples
+                deals = DealPool(view, self.rng, count, scorer).draw
+        model = "maxn" if sum(view.hand_sizes) <= self.maxn_cards else self.model
+        ranked = evaluate(view, self.rng, self.budget, self.samples, deals=deals, model=model)
         if play:
             return ranked[0].action
         default = self.tips.act(view)

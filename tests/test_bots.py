@@ -83,16 +83,17 @@ def test_a_searching_bot_takes_its_budget_after_a_colon():
 
 
 def test_a_searching_bot_takes_a_number_of_deals_instead_of_seconds():
-    """`strong:n3` guesses exactly three deals per decision, whatever the clock:
-    its choice is the search's best over three deals from the same seed."""
+    """`pimc:n3` guesses exactly three deals per decision, whatever the clock:
+    its choice is the search's best over three deals from the same seed.
+    (`strong:n3` weighs its deals first: tests/test_inference.py.)"""
     import random
 
     from cursedbottle.bots.search import evaluate
     from cursedbottle.engine.events import Phase
     from cursedbottle.engine.rules import Edition
 
-    bot = make_bot("strong:n3", 5)
-    assert bot.name == "strong:n3" and bot.budget is None and bot.samples == 3
+    bot = make_bot("pimc:n3", 5)
+    assert bot.name == "pimc:n3" and bot.budget is None and bot.samples == 3
     # The Bottle Imp at three takes its setup from the tips, so the bot's own
     # generator is untouched until its first card.
     game = Game(Rules(3, edition=Edition.BOTTLE_IMP, hands=1), seed="deals")
