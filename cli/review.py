@@ -1,12 +1,16 @@
 """`cursed-bottle review RECORD.json`: a finished hand, card by card, against perfect play.
 
 Like a bridge hand viewer: trick by trick, the card each seat played beside
-the double-dummy best and what the difference cost, then each player's total
-loss against double-dummy play.  The hand is over, so the review may use full
-information; the values are the solver's (`solver.api.analyse`): a card's
-value is the seat's score for the hand if everyone plays double-dummy from
-that card on, and its cost is the best card's value minus its own.  Only the
-play is reviewed; the pile and pass choices are not valued.
+the best card and what the difference cost, then each player's total loss.
+The hand is over, so the review may use full information; the values are the
+solver's under the `maxn` model (`solver.api.analyse`): a card's value is the
+seat's score for the hand if, from that card on, everyone plays perfectly for
+themself with all cards known; its cost is the best card's value minus its
+own, and a card is called a mistake only when its cost is above 0.  The
+paranoid worst case (the others all play against the seat) stands beside it.
+The first tricks are too slow to solve under `maxn`: the review says which
+tricks it valued.  Only the play is reviewed; the pile and pass choices are
+not valued.
 
 The numbers come from `cursedbottle.solver.review.build_review(record)`, the
 review as JSON-ready data (`--json` prints it), which the server's
@@ -19,6 +23,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from typing import Any
 
 from cursedbottle.cli.errors import fail
@@ -30,11 +35,12 @@ MAX_BEST_SHOWN = 3
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "review",
-        help="a finished hand trick by trick against double-dummy play",
+        help="a finished hand trick by trick against perfect play (each for themself)",
         description=(
             "Review a hand record (FORMATS.md; `cursed-bottle history GAME --hand N` exports "
-            "one): trick by trick the card played beside the double-dummy best and what the "
-            "difference cost, and each player's total loss against double-dummy play."
+            "one): trick by trick the card played beside the best card if everyone plays "
+            "perfectly for themself with all cards known, what the difference cost, the worst "
+            "case beside it, and each player's total loss."
         ),
     )
     p.add_argument("record", metavar="RECORD.json", help="the hand record; - reads stdin")
@@ -97,6 +103,8 @@ def _names(obj: Any, record) -> list[str]:
 
 def render(review: dict[str, Any]) -> str:
     """The review as a person reads it in a terminal."""
+    from cursedbottle.solver.review import skipped
+
     names = review["names"]
     width = max(len(n) for n in names)
     rules = review["rules"]
@@ -105,11 +113,12 @@ def render(review: dict[str, Any]) -> str:
         + (", hot bottle" if rules.get("hot_bottle") else "")
         + (", bright house" if rules.get("bright_house") else "")
         + f"; {names[review['dealer']]} deals.",
-        "value = the seat's score for the hand if everyone plays double-dummy from that card",
-        "on; cost = what the card played gave away against the best card.",
+        *textwrap.wrap(review["meaning"], 79),
     ]
     if review["from_trick"] > 1:
         lines.append(f"(cards before trick {review['from_trick']} are not valued)")
+    lines += textwrap.wrap(skipped(review), 79)
+    worst = review.get("worst_case", False)
     for trick in review["tricks"]:
         lines.append("")
         lines.append(f"Trick {trick['number']}, {names[trick['leader']]} leads")
@@ -125,11 +134,17 @@ def render(review: dict[str, Any]) -> str:
             best = c["best"]
             shown = "/".join(best[:MAX_BEST_SHOWN]) + ("/…" if len(best) > MAX_BEST_SHOWN else "")
             if c["loss"] == 0:
-                lines.append(f"{head}  {c['value']:>4}  best")
+                line = f"{head}  {c['value']:>4}  best"
             else:
-                lines.append(
+                line = (
                     f"{head}  {c['value']:>4}  best {shown} {c['best_value']}  cost {c['loss']}"
+                    " (mistake)"
                 )
+            if worst and "worst_value" in c:
+                line = f"{line:<{width + 48}}  worst case {c['worst_value']:>4}" + (
+                    f"  cost {c['worst_loss']}" if c["worst_loss"] else ""
+                )
+            lines.append(line)
         winner = names[trick["winner"]]
         if trick["bought"]:
             lines.append(f"  {winner} wins the trick and buys the bottle at {trick['price']}")
@@ -145,12 +160,18 @@ def render(review: dict[str, Any]) -> str:
     )
     lines.append(f"Scores: {scores}; {bottle}.")
     lines.append("")
-    lines.append("Loss against double-dummy play:")
+    lines.append(LOSS_HEADING)
     for seat, name in enumerate(names):
         if seat == review["lopaka"]:
             continue
         count = review["analysed"][seat]
         wrong = review["mistakes"][seat]
-        detail = "every card best" if wrong == 0 else f"{wrong} of {count} cards cost points"
+        detail = "no mistake" if wrong == 0 else f"{wrong} of {count} cards were mistakes"
+        if worst:
+            detail += f"; worst case {review['worst_loss'][seat]}"
         lines.append(f"  {name:<{width}}  {review['loss'][seat]:>4}  ({detail})")
     return "\n".join(lines)
+
+
+#: The line above each player's total loss.
+LOSS_HEADING = "Points given away against perfect play (each for themself):"

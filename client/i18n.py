@@ -242,8 +242,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "review_hands": "The hands as played",
         "review_title": "Review: {table}, hand {n}",
         "review_wait": (
-            "Analysing… (the double-dummy solver plays every card out; this can take a few "
-            "seconds)"
+            "Analysing… (the solver plays every card out for every player; this can take "
+            "a while)"
         ),
         "review_failed": "No review: {msg}",
         "review_keys": "↑/↓/PgUp/PgDn: scroll · Esc: close",
@@ -257,15 +257,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "review_forced": "forced",
         "review_takes": "{name} takes trick {n}",
         "review_buys": "{name} takes trick {n} and buys the bottle at {price}",
-        "review_summary": "Against double-dummy play",
+        "review_summary": "Against perfect play (each for themself)",
+        "review_worst": "Worst case",
         "review_score": "Score",
         "review_total_loss": "Lost",
         "review_mistakes": "Mistakes",
         "review_analysed": "Cards valued",
         "review_price": "Final price: {price}",
-        "review_explain": (
-            "Value: the seat's score if everyone plays double-dummy from that card on; Cost: "
-            "what the card lost against the best."
+        "review_means": (
+            "Value: the points the player ends this hand with if, from that card on, everyone "
+            "plays perfectly for themself with all cards face up; cost: the points the card "
+            "played gave away against the best card (a mistake when above 0)."
+        ),
+        "review_means_worst": (
+            "Worst case: the same value if the others all played against them."
+        ),
+        "review_skipped": (
+            "Cards of tricks {first}–{last} are not valued: solving them exactly for every "
+            "player takes too long."
+        ),
+        "review_skipped_one": (
+            "Cards of trick {first} are not valued: solving them exactly for every player "
+            "takes too long."
         ),
         "tutor_on": "Tutor on: you are asked before a card that loses more than {points} points.",
         "tutor_off": "Tutor off.",
@@ -505,8 +518,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "review_hands": "Die Hände, wie sie gespielt wurden",
         "review_title": "Analyse: {table}, Runde {n}",
         "review_wait": (
-            "Analysiere… (der Double-Dummy-Löser spielt jede Karte aus; das kann einige "
-            "Sekunden dauern)"
+            "Analysiere… (der Löser spielt jede Karte für alle Spieler aus; das kann eine "
+            "Weile dauern)"
         ),
         "review_failed": "Keine Analyse: {msg}",
         "review_keys": "↑/↓/Bild↑/Bild↓: blättern · Esc: schließen",
@@ -520,15 +533,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "review_forced": "erzwungen",
         "review_takes": "{name} bekommt Stich {n}",
         "review_buys": "{name} bekommt Stich {n} und kauft die Flasche für {price}",
-        "review_summary": "Gegen Double-Dummy-Spiel",
+        "review_summary": "Gegen perfektes Spiel (jeder für sich)",
+        "review_worst": "Schlimmstfall",
         "review_score": "Wertung",
         "review_total_loss": "Verlust",
         "review_mistakes": "Fehler",
         "review_analysed": "Bewertet",
         "review_price": "Endpreis: {price}",
-        "review_explain": (
-            "Wert: die Wertung des Platzes, wenn ab dieser Karte alle Double-Dummy spielen; "
-            "Kosten: was die Karte gegenüber der besten verlor."
+        "review_means": (
+            "Wert: die Punkte, mit denen der Spieler diese Runde beendet, wenn ab dieser Karte "
+            "alle mit offenen Karten perfekt für sich selbst spielen; Kosten: die Punkte, die "
+            "die gespielte Karte gegenüber der besten verschenkte (ein Fehler, wenn über 0)."
+        ),
+        "review_means_worst": (
+            "Schlimmstfall: derselbe Wert, wenn alle anderen gegen ihn gespielt hätten."
+        ),
+        "review_skipped": (
+            "Karten der Stiche {first}–{last} werden nicht bewertet: sie für alle Spieler "
+            "genau zu lösen dauert zu lange."
+        ),
+        "review_skipped_one": (
+            "Karten von Stich {first} werden nicht bewertet: sie für alle Spieler genau zu "
+            "lösen dauert zu lange."
         ),
         "tutor_on": (
             "Tutor an: du wirst gefragt vor einer Karte, die mehr als {points} Punkte "

@@ -1,9 +1,12 @@
-"""A finished hand against double-dummy play, and the list of finished hands.
+"""A finished hand against perfect play, and the list of finished hands.
 
-`ReviewScreen` draws the server's `HandReview` like a bridge hand viewer: trick
-by trick, every card with its double-dummy value, the best card(s) and what the
-card played cost; who took the trick and whether the bottle was bought; then
-each seat's total loss.  `HistoryScreen` lists `ListHands` and opens a review.
+`ReviewScreen` draws the server's `HandReview` like a bridge hand viewer: first
+one sentence on what the numbers mean (the model: everyone plays perfectly for
+themself with all cards known) and which tricks were valued, then trick by
+trick every card with its value, the best card(s), what the card played cost
+(in red: a mistake, only where it cost more than 0) and the worst case beside
+it; who took the trick and whether the bottle was bought; then each seat's
+total loss.  `HistoryScreen` lists `ListHands` and opens a review.
 """
 
 from __future__ import annotations
@@ -57,7 +60,10 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
     table.add_column(tr("review_card"), width=5, no_wrap=True)
     table.add_column(tr("review_value"), justify="right", width=6)
     table.add_column(tr("review_best"), ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column(tr("review_loss"), justify="right", width=10, no_wrap=True)
+    table.add_column(tr("review_loss"), justify="right", width=6, no_wrap=True)
+    worst = review.worst_case
+    if worst:
+        table.add_column(tr("review_worst"), justify="right", width=13)
     for rc in trick.cards:
         name = Text(_seat_name(review, rc.seat, tr))
         if rc.seat == trick.winner:
@@ -65,7 +71,7 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
             name.append(" ✓", style="bold green")
         card = card_text(tr, rc.card, "bold" if rc.seat == trick.winner else "")
         if not rc.valued:
-            table.add_row(*plain_cells(name, card, "—", "", ""))
+            table.add_row(*plain_cells(name, card, "—", "", "", *([""] if worst else [])))
             continue
         if rc.forced:
             best, loss = Text(tr("review_forced"), style="dim"), Text("")
@@ -74,8 +80,21 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
             best.append(f" {rc.best_value:+d}", style="dim")
             loss = (Text(f"-{rc.loss}", style="bold white on red") if rc.loss > 0
                     else Text("0", style="green"))
-        table.add_row(*plain_cells(name, card, f"{rc.value:+d}", best, loss))
+        cells = [name, card, f"{rc.value:+d}", best, loss]
+        if worst:
+            cells.append(_worst(rc))
+        table.add_row(*plain_cells(*cells))
     return table
+
+
+def _worst(rc: table_pb2.ReviewedCard) -> Text:
+    """The paranoid worst case of a card: its value, and its cost where it had one."""
+    if not rc.HasField("worst_value"):
+        return Text("")
+    out = Text(f"{rc.worst_value:+d}", style="dim")
+    if rc.worst_loss > 0:
+        out.append(f" (-{rc.worst_loss})", style="dim")
+    return out
 
 
 def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
@@ -96,16 +115,35 @@ def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
 def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     table = Table(title=tr("review_summary"), expand=True, padding=(0, 1))
     table.add_column(tr("review_seat"), ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column(tr("review_score"), justify="right", width=7)
-    table.add_column(tr("review_total_loss"), justify="right", width=8)
-    table.add_column(tr("review_mistakes"), justify="right", width=9)
-    table.add_column(tr("review_analysed"), justify="right", width=12)
+    keys = ["review_score", "review_total_loss", "review_mistakes", "review_analysed"]
+    if review.worst_case:
+        keys.append("review_worst")
+    for key in keys:  # as wide as its heading (the numbers are short)
+        table.add_column(tr(key), justify="right", width=max(5, len(tr(key))))
     for i, s in enumerate(review.seats):
         loss = Text(f"-{s.loss}" if s.loss else "0",
                     style="bold red" if s.loss else "green")
-        table.add_row(*plain_cells(_seat_name(review, i, tr), f"{s.score:+d}", loss,
-                                   str(s.mistakes), str(s.analysed)))
+        cells = [_seat_name(review, i, tr), f"{s.score:+d}", loss, str(s.mistakes),
+                 str(s.analysed)]
+        if review.worst_case:
+            cells.append(f"-{s.worst_loss}" if s.worst_loss else "0")
+        table.add_row(*plain_cells(*cells))
     return table
+
+
+def meaning(tr: Tr, review: table_pb2.HandReview) -> list[str]:
+    """What the numbers mean, and which tricks were not valued and why, in the
+    table's language (the server's English sentence from a server without `model`)."""
+    if review.model != "maxn":
+        return [review.meaning] if review.meaning else []
+    out = [tr("review_means")]
+    if review.worst_case:
+        out.append(tr("review_means_worst"))
+    first, valued = review.from_trick or 1, review.valued_from
+    if valued > first:
+        key = "review_skipped_one" if valued == first + 1 else "review_skipped"
+        out.append(tr(key, first=first, last=valued - 1))
+    return out
 
 
 def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
@@ -120,7 +158,7 @@ def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
     ]
     if review.from_trick > 1:
         parts.append(Text(tr("review_from", n=review.from_trick), style="dim"))
-    parts.append(Text(tr("review_explain"), style="dim italic"))
+    parts += [Text(line, style="italic") for line in meaning(tr, review)]
     parts.append(hands_table(tr, review))
     for trick in review.tricks:
         parts.append(Text(f"\n{tr('trick')} {trick.number}", style="bold underline"))

@@ -127,7 +127,14 @@ def review_msg(
 ) -> table_pb2.HandReview:
     """`build_review`'s data as the wire's HandReview (seats are hand seats)."""
     deck = record.rules.deck
-    out = table_pb2.HandReview(dealer=review["dealer"], from_trick=review["from_trick"])
+    out = table_pb2.HandReview(
+        dealer=review["dealer"],
+        from_trick=review["from_trick"],
+        valued_from=review["valued_from"],
+        model=review["model"],
+        worst_case=review["worst_case"],
+        meaning=review["meaning"],
+    )
     out.hand.CopyFrom(summary)
     for trick in review["tricks"]:
         t = out.tricks.add(
@@ -147,6 +154,10 @@ def review_msg(
                 card.loss = c["loss"]
                 card.forced = c["forced"]
                 wire.add_cards(card.best, (deck.card(b) for b in c["best"]))
+                if "worst_value" in c:
+                    card.worst_value = c["worst_value"]
+                    card.worst_best_value = c["worst_best_value"]
+                    card.worst_loss = c["worst_loss"]
     for seat, name in enumerate(review["names"]):
         out.seats.add(
             name=name,
@@ -155,6 +166,7 @@ def review_msg(
             loss=review["loss"][seat],
             mistakes=review["mistakes"][seat],
             analysed=review["analysed"][seat],
+            worst_loss=review["worst_loss"][seat],
         )
     if review["price"] != deck.joker_name:
         out.price.CopyFrom(wire.card_msg(deck.card(review["price"])))

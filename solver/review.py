@@ -1,10 +1,18 @@
-"""A finished hand, card by card, against double-dummy play: the review as data.
+"""A finished hand, card by card, against perfect play: the review as data.
 
-For every card played from `from_trick` on, the solver's value of every legal
-card (`api.analyse`): a card's value is the seat's score for the hand if
-everyone plays double-dummy from that card on, and its loss is the best
-card's value minus its own.  Only the play is valued; the pile and the passes
+For every card played from the first valued trick on, the solver's value of
+every legal card (`api.analyse`) under the `maxn` model: a card's value is
+the seat's score for the hand if, from that card on, every seat plays
+perfectly for itself with all cards known; its loss is the best card's value
+minus its own, and a card is a mistake exactly when its loss is above zero.
+Beside it, the paranoid worst case (the others all play against the seat) is
+shown for the same cards.  Only the play is valued; the pile and the passes
 are not.  The hand is over, so the review uses full information.
+
+`maxn` searches without alpha-beta: the first tricks of a hand are too slow
+to solve under it (bench/review_bench.py, figures in docs/protocol.md), so a
+review values the cards from `first_affordable_trick` on at the earliest, and
+says so (`valued_from`, and the sentence `skipped`).
 
 `build_review` returns JSON-ready data that every front end shows as it is:
 `cursed-bottle review` (text or `--json`) and the server's `ReviewHand`
@@ -51,18 +59,60 @@ def record_names(obj: Any, record: HandRecord) -> list[str]:
     return ["Lopaka" if s == record.lopaka else f"seat {s}" for s in range(seats)]
 
 
+#: Under `maxn` the cards are valued from the first trick at whose start at most
+#: this many cards are left in the hands (by holders: 3 players, Lopaka's two
+#: seats and his hand, 4 players, …); the tricks before it take too long to
+#: solve exactly for every seat (bench/review_bench.py; docs/protocol.md).
+MAXN_CARDS = 21
+MEANING = (
+    "Value: the points the player ends this hand with if, from that card on, everyone"
+    " plays perfectly for themself with all cards face up; cost: the points the card"
+    " played gave away against the best card (a mistake when above 0); worst case: the"
+    " same if the others all played against them."
+)
+
+
+def first_affordable_trick(rules) -> int:
+    """The first trick whose cards a `maxn` review values (see MAXN_CARDS)."""
+    cards = rules.tricks * rules.holders
+    for trick in range(1, rules.tricks + 1):
+        if cards - (trick - 1) * rules.holders <= MAXN_CARDS:
+            return trick
+    return rules.tricks
+
+
+def skipped(review: dict[str, Any]) -> str:
+    """The sentence that says which tricks were not valued, and why ("" when none)."""
+    first, valued = review["from_trick"], review["valued_from"]
+    if valued <= first:
+        return ""
+    tricks = f"trick {first}" if valued == first + 1 else f"tricks {first}–{valued - 1}"
+    return (
+        f"Cards of {tricks} are not valued: solving them exactly for every player takes"
+        " too long."
+    )
+
+
 def build_review(
-    record: HandRecord, from_trick: int = 1, names: list[str] | None = None
+    record: HandRecord,
+    from_trick: int = 1,
+    names: list[str] | None = None,
+    worst_case: bool = True,
 ) -> dict[str, Any]:
     """The review of a complete hand record as JSON-ready data.
 
-    `tricks[i].cards[j]` holds `seat`, `card` and, for cards from `from_trick`
-    on, `value` (the seat's double-dummy score after this card), `best` (the
-    cards of top value), `best_value`, `loss` (best_value − value),
-    `values` (every legal card) and `forced` (one legal card: no choice).
-    `loss` per seat sums the cards' losses; `mistakes` counts cards that cost
-    points; `analysed` counts the cards valued.  Raises RecordError (or its
-    subclass ReplayError) for a malformed or illegal record.
+    `valued_from` is the first trick valued: `from_trick`, or later where the
+    tricks before it are too slow under `maxn` (`first_affordable_trick`).
+    `tricks[i].cards[j]` holds `seat`, `card` and, for cards from `valued_from`
+    on, `value` (the seat's score after this card under `maxn`), `best` (the
+    cards of top value), `best_value`, `loss` (best_value − value), `mistake`
+    (loss > 0), `values` (every legal card), `forced` (one legal card: no
+    choice) and, with `worst_case`, `worst_value`, `worst_best_value` and
+    `worst_loss`, the same under `paranoid`.  Per seat `loss` sums the cards'
+    losses, `mistakes` counts the mistakes, `analysed` the cards valued,
+    `worst_loss` the paranoid losses.  `meaning` says in one sentence what the
+    numbers are.  Raises RecordError (or its subclass ReplayError) for a
+    malformed or illegal record.
     """
     from .api import analyse
 
@@ -70,9 +120,16 @@ def build_review(
     rules = record.rules
     seats = rules.seats
     names = names or [f"seat {s}" for s in range(seats)]
-    first = (from_trick - 1) * rules.holders
-    steps = {s.index: s for s in analyse(record, first=first)}
+    valued_from = max(from_trick, first_affordable_trick(rules))
+    first = (valued_from - 1) * rules.holders
+    steps = {s.index: s for s in analyse(record, first=first, model="maxn")}
+    worst = (
+        {s.index: s for s in analyse(record, first=first, model="paranoid")}
+        if worst_case
+        else {}
+    )
     loss = [0] * seats
+    worst_loss = [0] * seats
     mistakes = [0] * seats
     analysed = [0] * seats
     tricks = []
@@ -91,12 +148,21 @@ def build_review(
                     best=[c.ascii for c in step.solution.best],
                     best_value=top,
                     loss=step.loss,
+                    mistake=step.loss > 0,
                     values={c.ascii: v for c, v in values.items()},
                     forced=len(values) == 1,
                 )
                 analysed[seat] += 1
                 loss[seat] += step.loss
                 mistakes[seat] += step.loss > 0
+                other = worst.get(index)
+                if other is not None:
+                    entry.update(
+                        worst_value=other.solution.values[card],
+                        worst_best_value=max(other.solution.values.values()),
+                        worst_loss=other.loss,
+                    )
+                    worst_loss[seat] += other.loss
             cards.append(entry)
             index += 1
         tricks.append(
@@ -115,7 +181,11 @@ def build_review(
         "dealer": record.dealer,
         "lopaka": record.lopaka,
         "names": names,
+        "model": "maxn",
+        "worst_case": worst_case,
+        "meaning": MEANING if worst_case else MEANING[: MEANING.index("; worst case")] + ".",
         "from_trick": from_trick,
+        "valued_from": valued_from,
         "tricks": tricks,
         "scores": outcome["scores"],
         "owner": outcome["owner"],
@@ -123,4 +193,5 @@ def build_review(
         "loss": loss,
         "mistakes": mistakes,
         "analysed": analysed,
+        "worst_loss": worst_loss,
     }

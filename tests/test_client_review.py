@@ -3,7 +3,8 @@ against a real gRPC server on 127.0.0.1 (ListHands, ReviewHand).
 
 A one-hand game is played by keys to its end; `r` on the end-of-hand pop-up opens
 the review, which must show every trick of the server's HandReview and each seat's
-loss against double-dummy play.  The lobby's history lists the hand and opens it.
+loss against perfect play (each for themself), under one sentence saying what the
+numbers mean.  The lobby's history lists the hand and opens it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from client_support import (
 from cursedbottle.client import CursedBottleApp
 from cursedbottle.client.app import LobbyScreen
 from cursedbottle.client.i18n import Tr
-from cursedbottle.client.review import HistoryScreen, ReviewScreen
+from cursedbottle.client.review import HistoryScreen, ReviewScreen, meaning
 from cursedbottle.client.table import HandEndScreen
 from cursedbottle.v1 import game_pb2, table_pb2
 
@@ -41,6 +42,17 @@ async def _review_text(pilot, app) -> str:
         if box.scroll_y == before:
             break
     return "\n".join(pages)
+
+
+def _flat(text: str) -> str:
+    """The review's words as one line: each screen line without the box's border, so
+    that a sentence wrapped over lines reads as one."""
+    inner = []
+    for ln in text.splitlines():
+        if ln.count("█") >= 2:  # inside the box (what shows around it is another screen)
+            ln = ln[ln.index("█") + 1 : ln.rindex("█")].rstrip().rstrip("▁▂▃▄▅▆▇▔")  # scrollbar
+        inner.append(" ".join(ln.split()))
+    return " ".join(inner)
 
 
 def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr) -> None:
@@ -64,7 +76,13 @@ def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr) -> None
                 cells.append(f"-{rc.loss}" if rc.loss else "0")
             assert any(names[rc.seat][:10] in ln and all(c in ln for c in cells)
                        for ln in lines), (names[rc.seat], cells, text)
-    assert "Against double-dummy play" in text
+    assert tr("review_summary") in text
+    flat = _flat(text)
+    for sentence in meaning(tr, review):
+        assert sentence in flat, (sentence, text)
+    assert tr("review_means") in flat
+    if review.worst_case:
+        assert tr("review_means_worst") in flat
     for s in review.seats:
         loss = f"-{s.loss}" if s.loss else "0"
         row = [f"{s.score:+d}", loss, str(s.mistakes), str(s.analysed)]
@@ -133,7 +151,8 @@ def _built_review() -> table_pb2.HandReview:
         return game_pb2.Card(code=code, order=order, rank=code[:-1], suit=suit, points=points)
 
     h, s, d = game_pb2.SUIT_HEARTS, game_pb2.SUIT_SPADES, game_pb2.SUIT_DIAMONDS
-    review = table_pb2.HandReview(dealer=2, from_trick=1)
+    review = table_pb2.HandReview(dealer=2, from_trick=1, valued_from=1, model="maxn",
+                                  worst_case=True)
     review.hand.MergeFrom(table_pb2.HandSummary(table_id="t1", table_name="Ann's table", hand=1,
                                                 names=["Ann", "Bob", "Cleo"], scores=[5, -7, 3]))
     review.seats.add(name="Ann", score=5, loss=4, mistakes=1, analysed=2)
@@ -142,9 +161,10 @@ def _built_review() -> table_pb2.HandReview:
     trick = review.tricks.add(number=1, leader=0, winner=1, bought=True,
                               price=card("5H", 13, h, 2))
     trick.cards.add(seat=0, card=card("9S", 26, s, 2), valued=True, value=3, best_value=7,
-                    loss=4, best=[card("AS", 2, s, 1)])
+                    loss=4, best=[card("AS", 2, s, 1)], worst_value=-2, worst_best_value=0,
+                    worst_loss=2)
     trick.cards.add(seat=1, card=card("5H", 13, h, 2), valued=True, value=-7, best_value=-7,
-                    best=[card("5H", 13, h, 2)])
+                    best=[card("5H", 13, h, 2)], worst_value=-9, worst_best_value=-9)
     trick.cards.add(seat=2, card=card("QD", 33, d, 3), valued=True, value=3, best_value=3,
                     forced=True)
     review.price.CopyFrom(card("5H", 13, h, 2))
@@ -169,6 +189,32 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
             _check_review_shown(text, review, Tr("en"))
             assert "→ Bob takes trick 1 and buys the bottle at 5♥" in text
             assert "forced" in text
+            # the worst case beside: Ann's 9♠ at -2, which cost 2 there
+            assert any("9♠" in ln and "-2 (-2)" in ln for ln in text.splitlines()), text
+            # a mistake is named (the cost in red) only where the card cost points
+            await pilot.press("home")
+            await pilot.pause()
+            strips = app.screen._compositor.render_strips()
+
+            def on_red(seg) -> bool:
+                bg = seg.style.bgcolor if seg.style else None
+                colour = bg.get_truecolor() if bg else None
+                return colour is not None and colour.red > 150 and colour.green < 100
+
+            red = [seg.text.strip() for st in strips for seg in st if on_red(seg)]
+            assert red == ["-4"], red
+            await pilot.press("escape")
+            # tricks too slow to value are named, in German too
+            later = _built_review()
+            later.valued_from = 4
+            for lang, words in (("en", "Cards of tricks 1–3 are not valued"),
+                                ("de", "Karten der Stiche 1–3 werden nicht bewertet")):
+                app.push_screen(ReviewScreen(Tr(lang), review=later))
+                await pilot.pause()
+                flat = _flat(await _review_text(pilot, app))
+                assert words in flat, flat
+                assert Tr(lang)("review_means") in flat
+                await pilot.press("escape")
             await pilot.press("escape")
             app.push_screen(ReviewScreen(Tr("de"), refused))
             await until(pilot, lambda: app.screen.error is not None)

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 from cursedbottle.cli.main import main
+from cursedbottle.cli.review import LOSS_HEADING
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.records import HandRecord, record_of, replay, replay_hand
 from cursedbottle.engine.rules import Rules
@@ -40,18 +41,20 @@ def review_json(capsys, path, *extra: str) -> dict:
 def test_every_value_is_the_solvers_and_the_losses_add_up(capsys, tmp_path, four_players):
     path = tmp_path / "hand.json"
     four_players.save(path)
-    review = review_json(capsys, path, "--from-trick", "2")
+    review = review_json(capsys, path, "--from-trick", "4")
+    assert review["model"] == "maxn" and review["worst_case"]
+    assert review["from_trick"] == review["valued_from"] == 4
     result = replay(four_players)
     assert review["scores"] == list(result.scores)
     assert [t["winner"] for t in review["tricks"]] == [t.winner for t in result.tricks]
     cards = [c for t in review["tricks"] for c in t["cards"]]
     assert [c["card"] for c in cards] == [c.ascii for c in four_players.plays]
-    assert all("value" not in c for c in cards[:4]), "trick 1 was not asked for"
-    loss, mistakes = [0] * 4, [0] * 4
-    for c in cards[4:]:
-        # The solver, asked afresh on the hand rebuilt up to this card.
+    assert all("value" not in c for c in cards[:12]), "tricks 1-3 were not asked for"
+    loss, mistakes, worst = [0] * 4, [0] * 4, [0] * 4
+    for c in cards[12:]:
+        # The solver, asked afresh on the hand rebuilt up to this card, in both models.
         hand = replay_hand(replace(four_players, plays=four_players.plays[: c["play"]]))
-        solution = solve_hand(hand)
+        solution = solve_hand(hand, model="maxn")
         values = {card.ascii: v for card, v in solution.values.items()}
         assert solution.seat == c["seat"]
         assert c["values"] == values
@@ -59,24 +62,35 @@ def test_every_value_is_the_solvers_and_the_losses_add_up(capsys, tmp_path, four
         assert c["best_value"] == max(values.values())
         assert c["best"] == [card.ascii for card in solution.best]
         assert c["loss"] == max(values.values()) - values[c["card"]] >= 0
+        assert c["mistake"] == (c["loss"] > 0)
+        paranoid = solve_hand(hand, model="paranoid").values
+        assert c["worst_value"] == paranoid[hand.deck.card(c["card"])]
+        assert c["worst_loss"] == max(paranoid.values()) - c["worst_value"]
         loss[c["seat"]] += c["loss"]
         mistakes[c["seat"]] += c["loss"] > 0
+        worst[c["seat"]] += c["worst_loss"]
     assert review["loss"] == loss and review["mistakes"] == mistakes
-    assert review["analysed"] == [7, 7, 7, 7]
+    assert review["worst_loss"] == worst
+    assert review["analysed"] == [5, 5, 5, 5]
     assert sum(loss) > 0, "random play gives something away"
 
-    code = main(["review", str(path), "--from-trick", "2"])
+    code = main(["review", str(path), "--from-trick", "4"])
     text, _ = capsys.readouterr()
     assert code == 0
     lines = text.splitlines()
+    assert " ".join(review["meaning"].split()) in " ".join(text.split())
     for t in review["tricks"]:
         assert f"Trick {t['number']}, seat {t['leader']} leads" in lines
-    for c in cards[4:]:
+    for c in cards[12:]:
         (line,) = [x for x in lines if re.fullmatch(rf"\s+seat {c['seat']}\s+{c['card']}\s+.*", x)]
         assert f" {c['value']} " in line + " "
+        # a mistake is named exactly where the card cost points
+        assert ("(mistake)" in line) == (c["loss"] > 0), line
         if c["loss"]:
-            assert line.endswith(f"cost {c['loss']}") and c["best"][0] in line
-    summary = lines[lines.index("Loss against double-dummy play:") + 1 :]
+            assert f"cost {c['loss']} (mistake)" in line and c["best"][0] in line
+        if not c["forced"]:
+            assert f"worst case {c['worst_value']:>4}" in line, line
+    summary = lines[lines.index(LOSS_HEADING) + 1 :]
     for seat in range(4):
         assert re.fullmatch(rf"\s+seat {seat}\s+{loss[seat]}\s+\(.*\)", summary[seat])
     scores = ", ".join(f"seat {s} {v}" for s, v in enumerate(result.scores))
@@ -94,7 +108,7 @@ def test_lopaka_has_no_choice_and_no_loss(capsys, tmp_path):
     code = main(["review", str(path), "--from-trick", "9"])
     text, _ = capsys.readouterr()
     assert code == 0 and "(his policy)" in text
-    summary = text.split("Loss against double-dummy play:")[1]
+    summary = text.split(LOSS_HEADING)[1]
     assert "Ann" in summary and "Bo" in summary and "Lopaka" not in summary
 
 
@@ -139,8 +153,29 @@ def test_the_review_agrees_with_cursed_bottle_solve_on_the_same_positions(capsys
         hand = replay_hand(replace(record, plays=record.plays[: c["play"]]))
         position = tmp_path / f"position-{c['play']}.json"
         position.write_text(json.dumps(Position.from_hand(hand).to_json()))
-        assert main(["solve", str(position)]) == 0
+        assert main(["solve", "--model", "maxn", str(position)]) == 0
         solved = json.loads(capsys.readouterr().out)
         assert solved["seat"] == c["seat"]
         assert solved["values"] == c["values"]
         assert solved["best"] == c["best"]
+
+
+def test_a_whole_hand_is_valued_from_where_maxn_is_affordable_and_says_so(capsys, tmp_path):
+    """Asked for every trick, the review values the tricks it can solve under maxn in
+    reasonable time and names the others, in the data and in the text."""
+    from cursedbottle.solver.review import first_affordable_trick
+
+    record = played_record(Rules(3), "review-whole", 2)
+    path = tmp_path / "hand.json"
+    record.save(path)
+    review = review_json(capsys, path)
+    first = first_affordable_trick(record.rules)
+    assert review["from_trick"] == 1 and review["valued_from"] == first > 1
+    for t in review["tricks"]:
+        assert all(("value" in c) == (t["number"] >= first) for c in t["cards"])
+    code = main(["review", str(path)])
+    text, _ = capsys.readouterr()
+    assert code == 0
+    flat = " ".join(text.split())
+    assert f"Cards of tricks 1–{first - 1} are not valued" in flat
+    assert "everyone plays perfectly for themself with all cards face up" in flat

@@ -50,10 +50,14 @@ async def bot_game(stub, players: int = 4, hands: int = 1, **kw) -> tuple[str, s
 
 def check_against_solver(review: t.HandReview, obj: dict) -> None:
     """Every valued card against the solver asked afresh on the position rebuilt from
-    the record; per seat, the losses add up."""
+    the record, in the review's model (maxn) and the worst case (paranoid) beside it; per
+    seat, the losses add up, and only cards that cost points count as mistakes."""
     record = HandRecord.from_json(obj)
     result = replay(record)
-    first = (review.from_trick - 1) * record.rules.holders
+    assert review.model == "maxn" and review.worst_case
+    assert review.valued_from >= review.from_trick
+    assert "perfectly for themself" in review.meaning
+    first = (review.valued_from - 1) * record.rules.holders
     cards = [c for trick in review.tricks for c in trick.cards]
     assert [c.card.code for c in cards] == [c.ascii for c in record.plays]
     assert [tr.winner for tr in review.tricks] == [tr.winner for tr in result.tricks]
@@ -72,10 +76,14 @@ def check_against_solver(review: t.HandReview, obj: dict) -> None:
             analysed[c.seat] += 1
             continue
         hand = replay_hand(replace(record, plays=record.plays[:index]))
-        solution = solve(hand)
+        solution = solve(hand, model="maxn")
         assert solution.seat == c.seat
         played = CURSED_BOTTLE.card(c.card.code)
         assert c.value == solution.values[played]
+        worst = solve(hand, model="paranoid").values
+        assert c.worst_value == worst[played]
+        assert c.worst_best_value == max(worst.values())
+        assert c.worst_loss == c.worst_best_value - c.worst_value
         assert c.best_value == max(solution.values.values())
         assert [b.code for b in c.best] == [b.ascii for b in solution.best]
         assert c.loss == c.best_value - c.value >= 0

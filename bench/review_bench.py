@@ -1,0 +1,84 @@
+"""How long the review's solves take, trick by trick, under each model.
+
+`nice -n 10 .venv/bin/python bench/review_bench.py --hands 4` plays hands with the
+heuristic bot (the hands a learner reviews look like these, not like random
+play), then times the solver's answer at the first card of every trick, under
+`maxn` and `paranoid`, one position at a time, in one thread.  A position past
+`--cap` seconds is stopped there (shown as `>cap`).  The review's first
+affordable trick (solver/review.py) is set from these figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+
+from cursedbottle.bots import make_bot
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.records import record_of, replay_hand
+from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.solver.api import release_table, solve_hand
+
+SUITES = {
+    "3p": Rules(3),
+    "4p": Rules(4),
+    "2p-lopaka": Rules(2),
+    "imp-3p": Rules(3, edition=Edition.BOTTLE_IMP),
+}
+
+
+def records(rules: Rules, hands: int, seed: int):
+    out = []
+    for i in range(hands):
+        game = Game(replace(rules, hands=1), seed=f"review-bench-{seed}-{i}")
+        bots = [make_bot("heuristic", seed=seed * 100 + s) for s in range(rules.players)]
+        while not game.is_over:
+            seat = game.to_act()[0]
+            player = game.player_at(seat)
+            game.apply(bots[player].act(game.view(player)))
+        out.append(record_of(game.hands[0]))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=4)
+    parser.add_argument("--cap", type=float, default=30.0)
+    parser.add_argument("--suite", action="append", choices=sorted(SUITES))
+    args = parser.parse_args()
+    for name in args.suite or list(SUITES):
+        rules = SUITES[name]
+        recs = records(rules, args.hands, 1)
+        print(f"## {name}: {args.hands} hands, seconds at the first card of each trick")
+        print("trick | maxn median | maxn max | paranoid median | paranoid max")
+        for trick in range(1, rules.tricks + 1):
+            row = {}
+            for model in ("maxn", "paranoid"):
+                times = []
+                for rec in recs:
+                    first = (trick - 1) * rules.holders
+                    hand = replay_hand(replace(rec, plays=rec.plays[:first]))
+                    t0 = time.perf_counter()
+                    try:
+                        solve_hand(hand, model=model, time_limit=args.cap)
+                        times.append(time.perf_counter() - t0)
+                    except TimeoutError:
+                        times.append(float("inf"))
+                    release_table()
+                row[model] = times
+            cells = []
+            for model in ("maxn", "paranoid"):
+                t = row[model]
+                med, top = statistics.median(t), max(t)
+                cells += [_fmt(med, args.cap), _fmt(top, args.cap)]
+            print(f"{trick} | " + " | ".join(cells), flush=True)
+
+
+def _fmt(t: float, cap: float) -> str:
+    return f">{cap:g}" if t == float("inf") else f"{t:.3f}"
+
+
+if __name__ == "__main__":
+    main()
