@@ -1014,7 +1014,7 @@ class HintScreen(ModalScreen[str | None]):
     ]
     DEFAULT_CSS = """
     HintScreen { align: center middle; }
-    #hintbox { width: 76; max-height: 22; height: auto; border: thick $accent;
+    #hintbox { width: 76; max-height: 90%; height: auto; border: thick $accent;
                background: $panel; padding: 0 1; }
     """
 

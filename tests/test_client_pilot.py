@@ -171,10 +171,10 @@ def test_german_labels():
                 await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
                 await until(pilot, lambda: screen.hint is not None, timeout=60)
                 assert {a.why.kind for a in screen.hint.actions} == {"pile"}
-                await until(pilot, lambda: "unter die Flasche" in screen_text(app))
-                assert "under the bottle" not in screen_text(app)
+                await until(pilot, lambda: "in den Stapel der Flasche" in screen_text(app))
+                assert "into the bottle's pile" not in screen_text(app)
                 # the English text stays on the wire for clients that know no `why`
-                assert all("under the bottle" in a.reason for a in screen.hint.actions)
+                assert all("into the bottle's pile" in a.reason for a in screen.hint.actions)
 
     run(main())
 
