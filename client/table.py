@@ -1076,9 +1076,10 @@ class TutorScreen(ModalScreen[bool]):
                   best=tr.card(best.action.play.card), best_value=f"{best.expected_value:+.1f}",
                   loss=f"{self.loss:.1f}")
         with VerticalScroll(id="tutorbox"):
+            # the keys before the list: a long list scrolls, the question stays in view
             yield Static(Group(Text(tr("tutor_title"), style="bold yellow"), Text(text),
-                               Text(""), hint_lines(self.model, self.hint),
-                               Text(tr("tutor_keys"), style="bold")), id="tutortext")
+                               Text(tr("tutor_keys"), style="bold"), Text(""),
+                               hint_lines(self.model, self.hint)), id="tutortext")
 
 
 class HandEndScreen(ModalScreen[None]):
