@@ -73,7 +73,7 @@ def exact_cards_for(rules: Rules) -> int:
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
-#: The model of the exact solves in `_play_values` (ActionValue.model): change
+#: The model of the exact solves in `_deal_values` (ActionValue.model): change
 #: both together, the hint's sentence says it to the player.
 EXACT_MODEL = "paranoid"
 
@@ -115,13 +115,15 @@ def evaluate(
     exact_cards: int | None = None,
     deals: Callable[[], Deal] | None = None,
     model: str = EXACT_MODEL,
+    policy: Callable[[Hand], tuple[int, ...]] = rollout,
 ) -> list[ActionValue]:
     """Every legal action of the view with its mean value, best first.
 
     `deals` hands out the guessed deals of the play phase (default: uniform
     among the consistent ones, `sample_deal`; bots.inference weighs them);
     the same deal drawn again is valued once.  `model` is the solver's model
-    for the exact values ("paranoid" or "maxn").
+    for the exact values ("paranoid" or "maxn"), `policy` plays the play
+    phase's rollouts out (default: Lopaka's policy for every seat).
     """
     actions = list(view.legal_actions)
     if not actions:
@@ -143,10 +145,11 @@ def evaluate(
         if play and deals is not None:
             deal = deals()
             if deal not in seen:
-                seen[deal] = _deal_values(view, actions, deal, exact, model)
+                seen[deal] = _deal_values(view, actions, deal, exact, model, policy)
             values, rollouts = seen[deal]
         elif play:
-            values, rollouts = _play_values(view, actions, rng, exact)
+            deal = sample_deal(view, rng)
+            values, rollouts = _deal_values(view, actions, deal, exact, model, policy)
         else:
             values = rollouts = _setup_values(view, actions, rng)
         top = max(values)
@@ -181,15 +184,13 @@ def _tiebreak(action: Action) -> int:
     return action.card.index if hasattr(action, "card") else getattr(action, "hand", 0)
 
 
-def _play_values(
-    view: SeatView, actions: list[Action], rng: random.Random, exact: bool
-) -> tuple[list[float], list[float]]:
-    """(values, rollout scores) of each action on one guessed deal."""
-    return _deal_values(view, actions, sample_deal(view, rng), exact, EXACT_MODEL)
-
-
 def _deal_values(
-    view: SeatView, actions: list[Action], deal: Deal, exact: bool, model: str
+    view: SeatView,
+    actions: list[Action],
+    deal: Deal,
+    exact: bool,
+    model: str,
+    policy: Callable[[Hand], tuple[int, ...]],
 ) -> tuple[list[float], list[float]]:
     """(values, rollout scores) of each action on the deal `deal`."""
     hand = position_of(view, deal)
@@ -197,7 +198,7 @@ def _deal_values(
     for action in actions:
         child = hand.copy()
         child.push_unchecked(action.card.index)
-        rollouts.append(float(rollout(child)[view.seat]))
+        rollouts.append(float(policy(child)[view.seat]))
     if not exact:
         return rollouts, rollouts
     from cursedbottle.solver import solve_hand

@@ -12,14 +12,16 @@ bench/README.md ("Issue 14: strong vs pimc").
 from __future__ import annotations
 
 import random
+import time
 
 from cursedbottle.engine.actions import Action, Play
 from cursedbottle.engine.view import SeatView
 
 from .base import register
-from .heuristic_bot import HeuristicBot
+from .heuristic_bot import HeuristicBot, rollout
 from .inference import DealPool, Scorer
 from .pimc_bot import follows_tips
+from .policy import model_rollout
 from .search import EXACT_MODEL, clearly_better, evaluate
 
 #: Candidate deals drawn per deal the search values (a sample-count bot), and
@@ -48,6 +50,7 @@ class StrongBot:
         infer: bool = True,
         pool: int = CANDIDATES_PER_SAMPLE,
         maxn_cards: int = 0,
+        rollouts: str = "model",
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
@@ -57,6 +60,7 @@ class StrongBot:
         self.infer = infer
         self.pool = pool
         self.maxn_cards = maxn_cards
+        self.policy = model_rollout if rollouts == "model" else rollout
         self.tips = HeuristicBot(seed)
 
     def act(self, view: SeatView) -> Action:
@@ -66,6 +70,7 @@ class StrongBot:
         play = isinstance(actions[0], Play)
         if not play and follows_tips(view.rules):
             return self.tips.act(view)
+        start = time.perf_counter()
         deals = None
         if play and self.infer:
             scorer = Scorer(view, temper=self.temper)
@@ -73,7 +78,12 @@ class StrongBot:
                 count = BUDGET_CANDIDATES if self.samples is None else self.pool * self.samples
                 deals = DealPool(view, self.rng, count, scorer).draw
         model = "maxn" if sum(view.hand_sizes) <= self.maxn_cards else self.model
-        ranked = evaluate(view, self.rng, self.budget, self.samples, deals=deals, model=model)
+        budget = self.budget
+        if budget is not None:  # the pool's time counts against the budget
+            budget = max(0.0, budget - (time.perf_counter() - start))
+        ranked = evaluate(
+            view, self.rng, budget, self.samples, deals=deals, model=model, policy=self.policy
+        )
         if play:
             return ranked[0].action
         default = self.tips.act(view)
