@@ -5,7 +5,8 @@ heuristic bot (the hands a learner reviews look like these, not like random
 play), then times the solver's answer at the first card of every trick, under
 `maxn` and `paranoid`, one position at a time, in one thread.  A position past
 `--cap` seconds is stopped there (shown as `>cap`).  The review's first
-affordable trick (solver/review.py) is set from these figures.
+affordable trick (solver/review.py) is set from these figures; `--whole` also
+times each hand's whole review as ReviewHand computes it.
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ from dataclasses import replace
 
 from cursedbottle.bots import make_bot
 from cursedbottle.engine.game import Game
-from cursedbottle.engine.records import record_of, replay_hand
+from cursedbottle.engine.records import record_of, replay, replay_hand
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver.api import release_table, solve_hand
+from cursedbottle.solver.review import build_review
 
 SUITES = {
     "3p": Rules(3),
     "4p": Rules(4),
     "2p-lopaka": Rules(2),
     "imp-3p": Rules(3, edition=Edition.BOTTLE_IMP),
+    "imp-5p": Rules(5, edition=Edition.BOTTLE_IMP),
+    "bright-house": Rules(2, bright_house=True),
+    "devils-eye": Rules(2, edition=Edition.BOTTLE_IMP),
 }
 
 
@@ -47,18 +52,22 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--cap", type=float, default=30.0)
     parser.add_argument("--suite", action="append", choices=sorted(SUITES))
+    parser.add_argument("--whole", action="store_true",
+                        help="also time build_review of each hand (what ReviewHand computes)")
+    parser.add_argument("--from-trick", type=int, default=1,
+                        help="time the trick-by-trick solves from this trick on")
     args = parser.parse_args()
     for name in args.suite or list(SUITES):
         rules = SUITES[name]
         recs = records(rules, args.hands, 1)
         print(f"## {name}: {args.hands} hands, seconds at the first card of each trick")
         print("trick | maxn median | maxn max | paranoid median | paranoid max")
-        for trick in range(1, rules.tricks + 1):
+        for trick in range(args.from_trick, len(replay(recs[0]).tricks) + 1):
             row = {}
             for model in ("maxn", "paranoid"):
                 times = []
                 for rec in recs:
-                    first = (trick - 1) * rules.holders
+                    first = sum(len(t.plays) for t in replay(rec).tricks[: trick - 1])
                     hand = replay_hand(replace(rec, plays=rec.plays[:first]))
                     t0 = time.perf_counter()
                     try:
@@ -74,6 +83,17 @@ def main() -> None:
                 med, top = statistics.median(t), max(t)
                 cells += [_fmt(med, args.cap), _fmt(top, args.cap)]
             print(f"{trick} | " + " | ".join(cells), flush=True)
+        if args.whole:
+            took = []
+            for rec in recs:
+                t0 = time.perf_counter()
+                review = build_review(rec)
+                took.append(time.perf_counter() - t0)
+            print(
+                f"whole review (maxn from trick {review['valued_from']}, paranoid beside):"
+                f" median {statistics.median(took):.2f} s, max {max(took):.2f} s",
+                flush=True,
+            )
 
 
 def _fmt(t: float, cap: float) -> str:

@@ -97,6 +97,20 @@ def _worst(rc: table_pb2.ReviewedCard) -> Text:
     return out
 
 
+def _unvalued_trick(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedTrick,
+                    outcome: Text) -> Text:
+    """A trick without values in one line: who played what, and who took it."""
+    out = Text(f"{tr('trick')} {trick.number}: ", style="bold")
+    for i, rc in enumerate(trick.cards):
+        if i:
+            out.append(" · ", style="dim")
+        out.append(_seat_name(review, rc.seat, tr) + " ")
+        out.append_text(card_text(tr, rc.card))
+    out.append(" ")
+    out.append_text(outcome)
+    return out
+
+
 def hands_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     """Each seat's cards as it played them in the hand (the hand as it went to the tricks)."""
     played: dict[int, list] = {}
@@ -161,8 +175,6 @@ def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
     parts += [Text(line, style="italic") for line in meaning(tr, review)]
     parts.append(hands_table(tr, review))
     for trick in review.tricks:
-        parts.append(Text(f"\n{tr('trick')} {trick.number}", style="bold underline"))
-        parts.append(trick_table(tr, review, trick))
         winner = _seat_name(review, trick.winner, tr)
         price = tr.card(trick.price if trick.HasField("price") else None)
         if trick.bought:
@@ -170,6 +182,11 @@ def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
                         style="bold magenta")
         else:
             line = Text("→ " + tr("review_takes", name=winner, n=trick.number), style="italic")
+        if not any(rc.valued for rc in trick.cards):
+            parts.append(_unvalued_trick(tr, review, trick, line))
+            continue
+        parts.append(Text(f"\n{tr('trick')} {trick.number}", style="bold underline"))
+        parts.append(trick_table(tr, review, trick))
         parts.append(line)
     parts.append(Text(""))
     parts.append(Text(tr("review_price",

@@ -59,11 +59,14 @@ def record_names(obj: Any, record: HandRecord) -> list[str]:
     return ["Lopaka" if s == record.lopaka else f"seat {s}" for s in range(seats)]
 
 
-#: Under `maxn` the cards are valued from the first trick at whose start at most
-#: this many cards are left in the hands (by holders: 3 players, Lopaka's two
-#: seats and his hand, 4 players, …); the tricks before it take too long to
-#: solve exactly for every seat (bench/review_bench.py; docs/protocol.md).
-MAXN_CARDS = 21
+#: Under `maxn` a review values the cards from the first trick at whose start at
+#: most this many cards are left in the hands: from there on the slowest position
+#: measured took about a second (bench/review_bench.py; docs/protocol.md has the
+#: figures).  Keyed by (the Bottle Imp, holders); Lopaka's games apart.
+MAXN_CARDS = {(False, 3): 21, (False, 4): 24, (True, 3): 24}
+MAXN_CARDS_LOPAKA = 27
+#: Rule sets not measured yet: the least of the measured thresholds.
+MAXN_CARDS_DEFAULT = 21
 MEANING = (
     "Value: the points the player ends this hand with if, from that card on, everyone"
     " plays perfectly for themself with all cards face up; cost: the points the card"
@@ -72,13 +75,26 @@ MEANING = (
 )
 
 
-def first_affordable_trick(rules) -> int:
-    """The first trick whose cards a `maxn` review values (see MAXN_CARDS)."""
-    cards = rules.tricks * rules.holders
-    for trick in range(1, rules.tricks + 1):
-        if cards - (trick - 1) * rules.holders <= MAXN_CARDS:
-            return trick
-    return rules.tricks
+def maxn_cards(rules) -> int:
+    """The most cards left in the hands at which a review values a trick (MAXN_CARDS)."""
+    if rules.lopaka:
+        return MAXN_CARDS_LOPAKA
+    if rules.two_hands:
+        return MAXN_CARDS_DEFAULT
+    return MAXN_CARDS.get((rules.original, rules.holders), MAXN_CARDS_DEFAULT)
+
+
+def first_affordable_trick(record: HandRecord) -> int:
+    """The first trick of the hand whose cards a `maxn` review values (`maxn_cards`),
+    counted on the hand's own tricks (the cards left before each)."""
+    tricks = replay(record).tricks
+    left = sum(len(t.plays) for t in tricks)
+    limit = maxn_cards(record.rules)
+    for number, trick in enumerate(tricks, start=1):
+        if left <= limit:
+            return number
+        left -= len(trick.plays)
+    return len(tricks)
 
 
 def skipped(review: dict[str, Any]) -> str:
@@ -120,8 +136,8 @@ def build_review(
     rules = record.rules
     seats = rules.seats
     names = names or [f"seat {s}" for s in range(seats)]
-    valued_from = max(from_trick, first_affordable_trick(rules))
-    first = (valued_from - 1) * rules.holders
+    valued_from = max(from_trick, first_affordable_trick(record))
+    first = sum(len(t.plays) for t in result.tricks[: valued_from - 1])
     steps = {s.index: s for s in analyse(record, first=first, model="maxn")}
     worst = (
         {s.index: s for s in analyse(record, first=first, model="paranoid")}

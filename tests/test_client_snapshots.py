@@ -141,6 +141,32 @@ def test_hint(lang):
     _snap(model, f"hint-{lang}", push=push, lang=lang)
 
 
+def _review_of_first_hand(table) -> table_pb2.HandReview:
+    """The server's review of the table's first hand, as ReviewHand sends it (the
+    solver's real values: exact and deterministic)."""
+    from cursedbottle.engine.records import HandRecord
+    from cursedbottle.server.review import FinishedHand, review_msg, summary_msg
+    from cursedbottle.solver.review import build_review
+
+    obj = table.hand_record(1)
+    record = HandRecord.from_json(obj)
+    summary = summary_msg(FinishedHand(table.table_id, table.name, 1, obj, 0))
+    return review_msg(build_review(record, 1, names=list(summary.names)), summary, record)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_review(lang):
+    """A learner's review: what the numbers mean, the tricks too slow to value in one
+    line each, then card by card against perfect play with the worst case beside."""
+    from cursedbottle.client.review import ReviewScreen
+
+    table = scripted_table(Rules(3, hands=1))
+    review = _review_of_first_hand(table)
+    assert review.valued_from > 1 and any(s.mistakes for s in review.seats)
+    _snap(model_of(table, lang), f"review-{lang}", lang=lang, size=(80, 50),
+          push=lambda app: ReviewScreen(Tr(lang), review=review))
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_end_of_hand_and_game_over(lang):
     table = scripted_table(Rules(3, hands=2))
@@ -234,10 +260,11 @@ def test_bottle_imp_end_of_hand_in_teams():
 
 
 def test_docs_screenshots_are_the_snapshots():
-    """docs/screenshots/ shows the table exactly as the snapshot tests draw it."""
-    for lang in [*LANGS, "bottle-imp"]:
-        doc = DOCS / f"table-{lang}.svg"
-        snap = SNAPSHOTS / f"table-{lang}.svg"
+    """docs/screenshots/ shows the table, a hint and a review exactly as the snapshot
+    tests draw them."""
+    for name in [*(f"table-{lang}" for lang in [*LANGS, "bottle-imp"]), "hint-en", "review-en"]:
+        doc = DOCS / f"{name}.svg"
+        snap = SNAPSHOTS / f"{name}.svg"
         if UPDATE:
             DOCS.mkdir(parents=True, exist_ok=True)
             doc.write_text(snap.read_text(encoding="utf-8"), encoding="utf-8")

@@ -169,7 +169,7 @@ def test_a_whole_hand_is_valued_from_where_maxn_is_affordable_and_says_so(capsys
     path = tmp_path / "hand.json"
     record.save(path)
     review = review_json(capsys, path)
-    first = first_affordable_trick(record.rules)
+    first = first_affordable_trick(record)
     assert review["from_trick"] == 1 and review["valued_from"] == first > 1
     for t in review["tricks"]:
         assert all(("value" in c) == (t["number"] >= first) for c in t["cards"])
