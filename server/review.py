@@ -8,8 +8,10 @@ hand being played is never shown (its deal is the secret the whole protocol
 keeps).  A table with a password is read with its password or one of its
 tokens, as for `Watch`.
 
-A review solves every position of the hand from `from_trick` on, which takes
-seconds for the first tricks, so it runs in a review thread (`BotRunner`),
+A review solves every position of the hand from its first valued trick on,
+under `maxn` and beside it `paranoid` (`build_review`: the first tricks, too
+slow under `maxn`, are not valued), which takes up to seconds, so it runs in
+a review thread (`BotRunner`),
 never on the event loop; a finished hand never changes, so each review is
 computed once per (table, hand, from_trick) and kept (a cache bounded by
 count and by bytes).  Several requests for the same review wait for the same
