@@ -14,6 +14,13 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py --quick    # 5 positions per suite
     .venv/bin/python bench/solver_bench.py --without tt --suite 3p-8
     .venv/bin/python bench/solver_bench.py --game cursed-bottle   # only one game's suites
+    .venv/bin/python bench/solver_bench.py --model both --suite 3p-8   # paranoid, then maxn
+
+Each row also counts the flat positions: those where every legal card gets
+the same value (the model then ranks nothing).  `--model both` solves every
+suite under both models on the same positions, one row each.  `--time-limit`
+gives up on a position after that many seconds (counted, and timed at the
+limit: the median and p90 are then lower bounds).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import sys
 import time
 
 from cursedbottle.engine.rules import Edition, Rules
-from cursedbottle.solver import _search, solve
+from cursedbottle.solver import Model, _search, solve
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
 
@@ -37,6 +44,7 @@ SUITES: dict[str, tuple[Rules, int, bool]] = {
     "3p-11": (Rules(3), 11, False),
     "4p-5": (Rules(4), 5, True),
     "4p-8": (Rules(4), 8, False),
+    "2p-lopaka-5": (Rules(2), 5, False),
     "2p-lopaka-8": (Rules(2), 8, False),
     "2p-lopaka-11": (Rules(2), 11, False),
     # The original Bottle Imp (36 cards for 3-4 players, 54 for 5-6; coins 1-6).
@@ -72,28 +80,42 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run_suite(name: str, count: int, opts: int, reference: bool) -> dict:
+def run_suite(
+    name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
+    time_limit: float | None = None,
+) -> dict:
     times, cpu, nodes, ref_times = [], [], [], []
+    flat = timeouts = 0
     for pos in positions(name, count):
         start, start_cpu = time.perf_counter(), time.process_time()
-        sol = solve(pos, opts)
+        try:
+            sol = solve(pos, opts, time_limit=time_limit, model=model)
+        except TimeoutError:
+            timeouts += 1
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            continue
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         nodes.append(sol.nodes)
+        flat += len(set(sol.values.values())) == 1
         if reference:
             start = time.perf_counter()
-            _, values, _ = reference_solve(pos.to_hand())
+            _, values, _ = reference_solve(pos.to_hand(), model)
             ref_times.append(time.perf_counter() - start)
             if opts == _search.ALL_OPTIONS and values != sol.values:
                 raise SystemExit(f"{name}: the reference disagrees on {json.dumps(pos.to_json())}")
     out = {
         "suite": name,
+        "model": model.value,
         "positions": count,
+        "flat": flat,
+        "timeouts": timeouts,
         "median_s": statistics.median(times),
         "p90_s": pct(times, 0.9),
         "max_s": max(times),
         "cpu_median_s": statistics.median(cpu),
-        "median_nodes": int(statistics.median(nodes)),
+        "median_nodes": int(statistics.median(nodes)) if nodes else 0,
         "nodes_per_s": sum(nodes) / sum(times),
     }
     if ref_times:
@@ -120,6 +142,14 @@ def main(argv: list[str] | None = None) -> int:
         "--game", choices=("cursed-bottle", "bottle-imp"), help="only this game's suites"
     )
     parser.add_argument("--no-reference", action="store_true", help="skip the Python reference")
+    parser.add_argument(
+        "--model", choices=("paranoid", "maxn", "both"), default="paranoid",
+        help="the model solved (both: each suite under both, on the same positions)",
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=None, metavar="SECONDS",
+        help="give up on a position after this long (counted as a timeout)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
     count = args.positions or (5 if args.quick else 20)
@@ -130,17 +160,24 @@ def main(argv: list[str] | None = None) -> int:
     names = args.suite or list(SUITES)
     if args.game:
         names = [n for n in names if n.startswith("imp-") == (args.game == "bottle-imp")]
-    for name in names:
+    models = list(Model) if args.model == "both" else [Model(args.model)]
+    rows = (
+        (name, model) for name in names for model in models
+    )
+    for name, model in rows:
         reference = SUITES[name][2] and not args.no_reference
         if args.quick and name == "4p-5":
             reference = False
-        row = run_suite(name, count, opts, reference)
-        failed |= row.get("bar_met") is False
+        row = run_suite(name, count, opts, reference, model, args.time_limit)
+        if model is Model.PARANOID:
+            failed |= row.get("bar_met") is False
         if args.json:
             print(json.dumps(row))
         else:
             line = (
-                f"{name:14} n={count:<3} median {row['median_s'] * 1000:9.2f} ms"
+                f"{name:14} {model.value:8} n={count:<3} flat {row['flat']:>2}"
+                + (f" timeouts {row['timeouts']}" if row["timeouts"] else "")
+                + f" median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"
                 f"  (cpu median {row['cpu_median_s'] * 1000:8.2f} ms)"
                 f"  nodes {row['median_nodes']:>10}  {row['nodes_per_s'] / 1e6:6.2f} Mnodes/s"
@@ -150,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"  reference {row['reference_median_s'] * 1000:.0f} ms,"
                     f" x{row['speedup_total']:.0f} (median x{row['speedup_median']:.0f})"
                 )
-            if "bar_s" in row:
+            if "bar_s" in row and model is Model.PARANOID:
                 line += f"  bar {row['bar_s'] * 1000:.0f} ms {'ok' if row['bar_met'] else 'MISSED'}"
             print(line, flush=True)
     return 1 if failed else 0

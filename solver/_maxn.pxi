@@ -5,35 +5,62 @@
 # for s are kept, among them those with the lowest entry for the root seat r,
 # and among them the card lowest in the deck's order decides.  There is no
 # single number to bound, so no alpha-beta and no `avoid`: the search visits
-# every move, and what keeps it affordable is the table of score vectors at
-# the start of each trick (its key the pattern of the cards in play, as in the
-# paranoid search) and one cut-off the tie rule allows: the moves are tried
-# lowest card first, so once a move gives the mover the most it can still
-# score and the root seat the least it can still score, no later (higher)
-# card can be preferred to it.
+# every move.  What keeps it affordable:
+#
+# - A search returns what the rest of the hand brings (MResult: the points
+#   each seat still takes and who ends with the bottle), not the scores.
+#   While the pile is worth something and every seat scores alone, no choice
+#   in the tree depends on the points taken so far: any ending without the
+#   bottle (its points, >= 0) beats any ending with it (-pile < 0), and two
+#   endings alike differ by what is still taken, or not at all.  So the
+#   table's key holds no points taken (in team mode, where a side's sum
+#   mixes a member's points with the other's bottle, it holds every seat's).
+# - The table at the start of each trick, its key the pattern of the cards in
+#   play as in the paranoid search.
+# - Cut-offs the tie rule allows: the moves are tried lowest card first, so
+#   a later (higher) card is preferred only when strictly better.  Once a
+#   move gives the mover the most it can still score and the root seat the
+#   least it can, the rest are skipped; and a move whose bounds (those of
+#   the paranoid search, for any seat) show it cannot be strictly better is
+#   not searched.
 
 
-cdef inline void maxn_final(Ctx* c, State* s, int* out) noexcept nogil:
-    """The hand's scores as they count, every seat (`Hand.scores()`)."""
-    cdef int raw[MAXH]
-    cdef int q, t, n, v
-    for q in range(c.nseats):
-        if c.two:
-            n = (s.owner == q) + (s.sowner == q)
-            raw[q] = -c.pile * n if n else s.tk[q]
-        elif s.owner == q:
-            raw[q] = -c.pile - (s.tk[q] if c.hot else 0)
-        else:
-            raw[q] = s.tk[q]
+cdef inline int raw_score(Ctx* c, State* s, MResult* r, int q) noexcept nogil:
+    """Seat q's own final score: its points, or the bottle's loss."""
+    cdef int t = s.tk[q] + r.f[q], n
+    if c.two:
+        n = (r.owner == q) + (r.sowner == q)
+        return -c.pile * n if n else t
+    if r.owner == q:
+        return -c.pile - (t if c.hot else 0)
+    return t
+
+
+cdef inline int score_of(Ctx* c, State* s, MResult* r, int q) noexcept nogil:
+    """Seat q's final score as it counts (`Hand.scores()`), from position s."""
+    cdef int t, v = 0
     if not c.sides:
-        for q in range(c.nseats):
-            out[q] = raw[q]
-        return
+        return raw_score(c, s, r, q)
+    for t in range(c.nseats):
+        if c.w[q][t]:
+            v += c.w[q][t] * raw_score(c, s, r, t)
+    return v
+
+
+cdef inline void settle(Ctx* c, State* s, State* later, MResult* r) noexcept nogil:
+    """Make `r`, relative to position `later`, relative to its ancestor `s`."""
+    cdef int q
     for q in range(c.nseats):
-        v = 0
-        for t in range(c.nseats):
-            v += c.w[q][t] * raw[t]
-        out[q] = v
+        r.f[q] += later.tk[q] - s.tk[q]
+
+
+cdef inline void ended(Ctx* c, State* s, State* end, MResult* r) noexcept nogil:
+    """The result, relative to `s`, of the hand ending as `end`."""
+    cdef int q
+    for q in range(c.nseats):
+        r.f[q] = end.tk[q] - s.tk[q]
+    r.owner = end.owner
+    r.sowner = end.sowner if c.two else -1
 
 
 cdef inline uint64_t seat_cards(Ctx* c, State* s, int q) noexcept nogil:
@@ -55,11 +82,8 @@ cdef inline void maxn_bounds(Ctx* c, State* s, uint64_t inplay, int q,
     one_seat_bounds(c, s, inplay, seat_cards(c, s, q), s.owner == q, s.tk[q], lo, hi)
 
 
-cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
-                          int* shift) noexcept nogil:
-    """What the rest of the hand depends on, at the start of a trick, for
-    every seat at once; `shift[q]` is what seat q's score exceeds the stored
-    value by.
+cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept nogil:
+    """What the rest of the hand depends on, at the start of a trick.
 
     Words 0-3: the cards in play as the paranoid key's pattern (or exactly,
     past its capacity and with the second bottle).  Word 4: the price's place
@@ -67,20 +91,14 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     points (4: they go back to the owner when the bottle is bought), the
     cards in play (7), whether words 0-3 are exact (1), the second bottle's
     place (7), owner + 1 (3) and price card's points (4), the solve's number.
-    Word 5: each seat's points taken (10 bits a seat), where the rest of the
-    hand cannot make them matter as a marker instead (as in the paranoid key:
-    a seat that can no longer end as the owner scores taken + what it still
-    wins, so the table stores score - taken; an owner that can no longer get
-    rid of the bottle scores -pile, hot: -(pile + taken + what it wins)).
+    Word 5: each seat's points taken (10 bits a seat) where they matter (see
+    the top of this file), else 0.
     """
     cdef uint64_t p0 = 0, p1 = 0, p2 = 0, w4, w5 = 0
     cdef uint64_t below = inplay & (bit(s.price) - 1)
     cdef uint64_t scratch[5]
-    cdef uint64_t sm[MAXH]
-    cdef int i, q, t, count = cb_popcount(inplay)
+    cdef int i, q, count = cb_popcount(inplay)
     cdef bint kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
-    for q in range(MAXH):
-        sm[q] = 0
     for i in range(c.nholders):
         if i & 1:
             p0 |= s.hand[i]
@@ -88,7 +106,6 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
             p1 |= s.hand[i]
         if i & 4:
             p2 |= s.hand[i]
-        sm[c.holder_seat[i]] |= s.hand[i]
     if kexact:
         exact_words(inplay, p0, p1, p2, k)
     elif c.narrow:
@@ -105,17 +122,9 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         if s.sowner >= 0 and s.scard >= 0:
             w4 |= <uint64_t>c.points[s.scard] << 35
     k[4] = w4 | (c.gen << GEN_SHIFT)
-    for q in range(c.nseats):
-        t = s.tk[q]
-        shift[q] = 0
-        if not c.sides and not c.two:
-            if s.owner != q and not (below & sm[q]):
-                t = TAKEN_NONOWNER
-                shift[q] = s.tk[q]
-            elif s.owner == q and not (below & ~sm[q]):
-                t = TAKEN_STUCK
-                shift[q] = -s.tk[q] if c.hot else 0
-        w5 |= <uint64_t>t << (10 * q)
+    if c.sides or c.pile <= 0:
+        for q in range(c.nseats):
+            w5 |= <uint64_t>s.tk[q] << (10 * q)
     k[5] = w5
 
 
@@ -138,7 +147,7 @@ cdef inline bint maxn_same(MEntry* e, uint64_t* k) noexcept nogil:
             and e.k[4] == k[4] and e.k[5] == k[5])
 
 
-cdef inline void maxn_store(Ctx* c, uint64_t* k, int* out, int* shift) noexcept nogil:
+cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
     cdef MEntry* b = maxn_bucket(c, k)
     cdef MEntry* e
     cdef int q
@@ -151,30 +160,30 @@ cdef inline void maxn_store(Ctx* c, uint64_t* k, int* out, int* shift) noexcept 
     for q in range(6):
         e.k[q] = k[q]
     for q in range(c.nseats):
-        e.v[q] = <int16_t>(out[q] - shift[q])
+        e.f[q] = <int16_t>r.f[q]
+    e.owner = <int8_t>r.owner
+    e.sowner = <int8_t>r.sowner
 
 
-cdef void maxn(Ctx* c, State* s, int* out) noexcept nogil:
-    """The position's vector of final scores under max-n, into out[0..nseats)."""
-    cdef uint64_t inplay, legal, reps
+cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
+    """What the rest of the hand brings from position s under max-n."""
+    cdef uint64_t inplay, legal, reps, cin
     cdef uint64_t key[6]
-    cdef int shift[MAXH]
-    cdef int best[MAXH]
-    cdef int v[MAXH]
+    cdef MResult r
+    cdef State child, chosen
     cdef int h, q, seat, card, root = c.root, ubound = INF, lbound = -INF, lo, hi
+    cdef int vs, vr, best_s = 0, best_r = 0
     cdef bint stored = False, have = False, cut
     cdef MEntry* b
-    cdef State child
     c.nodes += 1
     if should_stop(c):
-        for q in range(c.nseats):
-            out[q] = 0
+        ended(c, s, s, out)
         return
     inplay = s.tmask
     for h in range(c.nholders):
         inplay |= s.hand[h]
     if inplay == 0:
-        maxn_final(c, s, out)
+        ended(c, s, s, out)
         return
     if last_trick(c, s):
         child = s[0]
@@ -185,15 +194,17 @@ cdef void maxn(Ctx* c, State* s, int* out) noexcept nogil:
             play(c, &child, h, cb_ctz(child.hand[h]))
             if child.n == 0:
                 break
-        maxn_final(c, &child, out)
+        ended(c, s, &child, out)
         return
     if s.n == 0 and (c.opts & OPT_TT):
-        maxn_key(c, s, inplay, key, shift)
+        maxn_key(c, s, inplay, key)
         b = maxn_bucket(c, key)
         for h in range(2):
             if maxn_same(&b[h], key):
                 for q in range(c.nseats):
-                    out[q] = b[h].v[q] + shift[q]
+                    out.f[q] = b[h].f[q]
+                out.owner = b[h].owner
+                out.sowner = b[h].sowner
                 return
         stored = True
     h = c.order[s.leader][s.n]
@@ -201,6 +212,7 @@ cdef void maxn(Ctx* c, State* s, int* out) noexcept nogil:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
         maxn(c, &child, out)
+        settle(c, s, &child, out)
     else:
         seat = c.holder_seat[h]
         legal = mover_legal(c, s, h)
@@ -216,18 +228,42 @@ cdef void maxn(Ctx* c, State* s, int* out) noexcept nogil:
             reps &= reps - 1
             child = s[0]
             play(c, &child, card_holder(c, s, h, card), card)
-            maxn(c, &child, v)
-            if (not have or v[seat] > best[seat]
-                    or (v[seat] == best[seat] and v[root] < best[root])):
+            if cut and have:
+                # A card whose best for the mover is below the best so far (or
+                # equal, while the root seat ends no lower) cannot be preferred.
+                cin = child.tmask
+                for q in range(c.nholders):
+                    cin |= child.hand[q]
+                maxn_bounds(c, &child, cin, seat, &lo, &hi)
+                if hi < best_s:
+                    continue
+                if hi == best_s and seat != root:
+                    maxn_bounds(c, &child, cin, root, &lo, &q)
+                    if lo >= best_r:
+                        continue
+                elif hi == best_s:
+                    continue
+            maxn(c, &child, &r)
+            vs = score_of(c, &child, &r, seat)
+            vr = score_of(c, &child, &r, root)
+            if not have or vs > best_s or (vs == best_s and vr < best_r):
                 have = True
-                for q in range(c.nseats):
-                    best[q] = v[q]
-                if cut and best[seat] >= ubound and (seat == root or best[root] <= lbound):
+                best_s = vs
+                best_r = vr
+                out[0] = r
+                chosen = child
+                if cut and vs >= ubound and (seat == root or vr <= lbound):
                     break
-        for q in range(c.nseats):
-            out[q] = best[q]
+        settle(c, s, &chosen, out)
     if stored and not c.stop:
-        maxn_store(c, key, out, shift)
+        maxn_store(c, key, out)
+
+
+cdef int maxn_value(Ctx* c, State* s) noexcept nogil:
+    """The root seat's final score at position s under max-n."""
+    cdef MResult r
+    maxn(c, s, &r)
+    return score_of(c, s, &r, c.root)
 
 
 cdef MEntry* g_mtable = NULL

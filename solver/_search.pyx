@@ -130,10 +130,21 @@ cdef struct Entry:
     uint8_t depth
 
 
+cdef struct MResult:
+    #: What the rest of the hand brings under max-n, relative to the position:
+    #: the points each seat still takes (price cards coming back included)
+    #: and who ends owning the bottle (and the second bottle; -1: nobody).
+    int f[MAXH]
+    int owner
+    int sowner
+
+
 cdef struct MEntry:
-    #: The max-n table's entry: a key of six words and every seat's score.
+    #: The max-n table's entry: a key of six words and an MResult.
     uint64_t k[6]
-    int16_t v[MAXH]
+    int16_t f[MAXH]
+    int8_t owner
+    int8_t sowner
 
 
 cdef struct Ctx:
@@ -1227,7 +1238,6 @@ def solve_state(
     cdef bint own
     cdef Entry* private
     cdef MEntry* mprivate = NULL
-    cdef int vec[MAXH]
     cdef unsigned char[::1] cancel_flag = None
     if (not 1 <= nh <= MAXH or len(points) > MAXC or len(suits) != len(points)
             or len(trick) >= nh or len(holder_seat) != nh or not 1 <= len(order) <= MAXH
@@ -1369,8 +1379,7 @@ def solve_state(
                 child = s
                 play(&c, &child, h, card)
                 if maxn_model:
-                    maxn(&c, &child, vec)
-                    values[card] = vec[c.root]
+                    values[card] = maxn_value(&c, &child)
                 else:
                     values[card] = exact(&c, &child, child.taken)
                 is_rep[card] = 1
@@ -1387,8 +1396,7 @@ def solve_state(
                     child = s
                     play(&c, &child, card_holder(&c, &s, h, card), card)
                     if maxn_model:
-                        maxn(&c, &child, vec)
-                        g = vec[c.root]
+                        g = maxn_value(&c, &child)
                     else:
                         g = exact(&c, &child, guess)
                     values[card] = g

@@ -7,10 +7,10 @@ broken as RULES.md says (lowest for the seat asking, then the lowest card).
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Model(str, Enum):
+class Model(StrEnum):
     PARANOID = "paranoid"
     MAXN = "maxn"
 
