@@ -29,6 +29,7 @@ SUITES = {
     "2p-lopaka": Rules(2),
     "imp-3p": Rules(3, edition=Edition.BOTTLE_IMP),
     "imp-5p": Rules(5, edition=Edition.BOTTLE_IMP),
+    "imp-6p": Rules(6, edition=Edition.BOTTLE_IMP),
     "bright-house": Rules(2, bright_house=True),
     "devils-eye": Rules(2, edition=Edition.BOTTLE_IMP),
 }

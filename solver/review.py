@@ -62,10 +62,13 @@ def record_names(obj: Any, record: HandRecord) -> list[str]:
 #: Under `maxn` a review values the cards from the first trick at whose start at
 #: most this many cards are left in the hands: from there on the slowest position
 #: measured took about a second (bench/review_bench.py; docs/protocol.md has the
-#: figures).  Keyed by (the Bottle Imp, holders); Lopaka's games apart.
-MAXN_CARDS = {(False, 3): 21, (False, 4): 24, (True, 3): 24}
+#: figures).  Keyed by (the Bottle Imp, holders): the bright house is (False, 4);
+#: Lopaka's games and Devil's Eye apart.
+MAXN_CARDS = {(False, 3): 21, (False, 4): 24, (True, 3): 24, (True, 5): 25, (True, 6): 24}
 MAXN_CARDS_LOPAKA = 27
-#: Rule sets not measured yet: the least of the measured thresholds.
+MAXN_CARDS_DEVILS_EYE = 16
+#: Rule sets not measured yet (the Bottle Imp with 4, teams, the second
+#: bottle): a threshold as low as the lowest measured one of several holders.
 MAXN_CARDS_DEFAULT = 21
 MEANING = (
     "Value: the points the player ends this hand with if, from that card on, everyone"
@@ -79,7 +82,9 @@ def maxn_cards(rules) -> int:
     """The most cards left in the hands at which a review values a trick (MAXN_CARDS)."""
     if rules.lopaka:
         return MAXN_CARDS_LOPAKA
-    if rules.two_hands:
+    if rules.devils_eye:
+        return MAXN_CARDS_DEVILS_EYE
+    if rules.teams or rules.second_bottle:  # not measured: the search differs there
         return MAXN_CARDS_DEFAULT
     return MAXN_CARDS.get((rules.original, rules.holders), MAXN_CARDS_DEFAULT)
 
