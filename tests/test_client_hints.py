@@ -117,3 +117,25 @@ def test_every_hint_line_shows_a_reason_or_no_claim(lang):
 
     run(main(), timeout=240)
 
+
+
+def test_every_hint_and_review_sentence_is_said_in_both_languages():
+    """Each reason kind the hint engine gives, each meaning sentence and each review
+    sentence has its English and its German words (a German player never reads the
+    server's English fallback)."""
+    from cursedbottle.bots.hints import ENGLISH
+    from cursedbottle.client.i18n import STRINGS, Tr
+
+    for kind in ENGLISH:
+        if kind:
+            assert STRINGS["en"]["why_" + kind] and STRINGS["de"]["why_" + kind], kind
+    keys = [k for k in STRINGS["en"] if k.startswith(("hint_", "why_", "review_"))]
+    for key in keys:
+        assert STRINGS["de"].get(key), key
+    # the English reasons the server sends and the client's English are the same words
+    tr = Tr("en")
+    for kind, text in ENGLISH.items():
+        if kind:
+            assert tr(f"why_{kind}") == text, kind
+    for key in ("deals", "points"):
+        assert Tr("de").count(key, 1) != Tr("de").count(key, 2)
