@@ -1072,9 +1072,10 @@ class TutorScreen(ModalScreen[bool]):
         best = max((a for a in self.hint.actions if a.HasField("expected_value")),
                    key=lambda a: a.expected_value)
         text = tr("tutor_text", card=tr.card(self.action.play.card),
-                  value=f"{mine.expected_value:+.1f}",
-                  best=tr.card(best.action.play.card), best_value=f"{best.expected_value:+.1f}",
-                  loss=f"{self.loss:.1f}")
+                  value=tr.number(mine.expected_value, signed=True),
+                  best=tr.card(best.action.play.card),
+                  best_value=tr.number(best.expected_value, signed=True),
+                  loss=tr.number(self.loss))
         with VerticalScroll(id="tutorbox"):
             # the keys before the list: a long list scrolls, the question stays in view
             yield Static(Group(Text(tr("tutor_title"), style="bold yellow"), Text(text),
