@@ -232,3 +232,34 @@ def test_the_meaning_follows_what_was_computed():
     assert h.basis.kind == "setup" and "pile and pass by the tips" in h.basis.meaning
     assert {line.reason.kind for line in h.lines} == {"pile"}
     assert str(h.lines[0].reason).endswith("into the bottle's pile")
+
+
+def test_the_hint_over_the_wire_says_what_it_computed():
+    """A real server's Hint for the first seat at the pile: the basis and its sentence,
+    shares that add up, the best line marked close to itself, reasons as data and in
+    English, all agreeing with the engine asked directly with the same seed."""
+    from cursedbottle.server.hints import compute_hint
+    from cursedbottle.v1 import table_pb2
+    from test_server_support import create, rules, run, seat_humans, serving, table_of
+
+    async def main():
+        async with serving() as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=1), seed="wire-hint")
+            seats = await seat_humans(stub, table_id, 3)
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            reply = await stub.Hint(table_pb2.HintRequest(
+                table_id=table_id, token=seats[0].token, seed=3, budget_ms=300))
+            assert reply.basis.kind == "setup" and reply.basis.deals == reply.samples >= 1
+            assert reply.meaning.startswith("Points: what you score this hand if the others")
+            assert f"over {reply.basis.deals} deal" in reply.meaning
+            assert abs(sum(a.best_share for a in reply.actions) - 1) < 1e-9
+            assert reply.actions[0].close_to_best
+            assert {a.why.kind for a in reply.actions} == {"pile"}
+            assert all(a.reason.endswith("into the bottle's pile") for a in reply.actions)
+            view = table_of(running, table_id).game.view(seats[0].seat)
+            assert {a.action.pile.card.code for a in reply.actions} == {
+                a.card.ascii for a in view.legal_actions
+            }
+            assert compute_hint(view, 3, 300).basis.kind == "setup"
+
+    run(main())
