@@ -86,6 +86,8 @@ def gap_text(model: TableModel, line: table_pb2.ActionHint, best: float, first: 
     tr = model.tr
     if first:
         return tr("hint_gap_best")
+    if best - line.expected_value < 0.05:  # shows as 0.0: the same value
+        return tr("hint_gap_same")
     gap = tr.number(best - line.expected_value)
     return tr("hint_gap_close" if line.close_to_best else "hint_gap", gap=gap)
 

@@ -103,6 +103,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_gap_best": "the best",
         "hint_gap": "{gap} less",
         "hint_gap_close": "{gap} less, too close to call",
+        "hint_gap_same": "as good as the best",
         "hint_means_none": "There is only one choice: nothing to weigh.",
         "hint_means_maxn": (
             "Points: what you score this hand if everyone then plays perfectly for themself "
@@ -373,6 +374,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "hint_gap_best": "die beste",
         "hint_gap": "{gap} weniger",
         "hint_gap_close": "{gap} weniger, zu knapp",
+        "hint_gap_same": "so gut wie die beste",
         "hint_means_none": "Es gibt nur eine Wahl: nichts abzuwägen.",
         "hint_means_maxn": (
             "Punkte: was du in dieser Runde bekommst, wenn danach alle mit offenen Karten "
