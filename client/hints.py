@@ -20,6 +20,8 @@ from rich.text import Text
 from .model import TableModel
 from .widgets import card_text
 
+#: A difference to the best below this shows as 0.0: "as good as the best".
+SAME = 0.05
 #: The sentence of each basis: `hint_means_<key>`.
 _MEANING_KEYS = ("none", "maxn", "paranoid", "rollouts", "setup")
 
@@ -86,7 +88,7 @@ def gap_text(model: TableModel, line: table_pb2.ActionHint, best: float, first: 
     tr = model.tr
     if first:
         return tr("hint_gap_best")
-    if best - line.expected_value < 0.05:  # shows as 0.0: the same value
+    if best - line.expected_value < SAME:  # shows as 0.0: the same value
         return tr("hint_gap_same")
     gap = tr.number(best - line.expected_value)
     return tr("hint_gap_close" if line.close_to_best else "hint_gap", gap=gap)
@@ -108,7 +110,7 @@ def hint_lines(model: TableModel, hint: table_pb2.HintResponse) -> Group:
     head.append(tr("hint_col_points").rjust(points_w) + "  ")
     head.append(tr("hint_col_gap").ljust(gap_w))
     head.append(tr("hint_col_share"))
-    rows: list[RenderableType] = [head]
+    rows: list[RenderableType] = [head] if valued else []  # no numbers: no headings
     for i, line in enumerate(hint.actions):
         row = Text()
         action = described[i]
@@ -129,7 +131,7 @@ def hint_lines(model: TableModel, hint: table_pb2.HintResponse) -> Group:
         why = hint_reason(model, line)
         if why:
             rows.append(Padding(Text(why, style="" if i == 0 else "dim"), (0, 0, 0, 4)))
-    if any(a.close_to_best for a in valued[1:]):
+    if any(a.close_to_best and best - a.expected_value >= SAME for a in valued[1:]):
         rows.append(Text(tr("hint_close_note"), style="dim italic"))
     return Group(*rows)
 
