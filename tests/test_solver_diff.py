@@ -140,3 +140,20 @@ def test_the_formats_example() -> None:
     got = solve(pos).to_json()
     assert got["values"] == {"AH": 23, "5H": -8}
     assert got["best"] == ["AH"]
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_maxn_is_never_below_paranoid(rules: Rules) -> None:
+    """Paranoid is the worst case: against others who play for themselves the
+    seat to move can only score as much or more, card by card (its max-n
+    choices are a best reply to theirs, and a reply to any play of theirs
+    scores at least the paranoid value)."""
+    if getattr(rules, "second_bottle", False):
+        hands = list(_second_bottle_hands(rules, 6, "bound"))
+    else:
+        hands = [p.to_hand() for p in _positions(rules, 6, "bound")]
+    for hand in hands:
+        worst = solve_hand(hand).values
+        maxn = solve_hand(hand, model=Model.MAXN).values
+        assert worst.keys() == maxn.keys()
+        assert all(maxn[c] >= worst[c] for c in worst), (worst, maxn)
