@@ -51,6 +51,7 @@ class StrongBot:
         pool: int = CANDIDATES_PER_SAMPLE,
         maxn_cards: int = 0,
         rollouts: str = "model",
+        exact_cards: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
@@ -60,6 +61,7 @@ class StrongBot:
         self.infer = infer
         self.pool = pool
         self.maxn_cards = maxn_cards
+        self.exact_cards = exact_cards
         self.policy = model_rollout if rollouts == "model" else rollout
         self.tips = HeuristicBot(seed)
 
@@ -82,7 +84,14 @@ class StrongBot:
         if budget is not None:  # the pool's time counts against the budget
             budget = max(0.0, budget - (time.perf_counter() - start))
         ranked = evaluate(
-            view, self.rng, budget, self.samples, deals=deals, model=model, policy=self.policy
+            view,
+            self.rng,
+            budget,
+            self.samples,
+            self.exact_cards,
+            deals=deals,
+            model=model,
+            policy=self.policy,
         )
         if play:
             return ranked[0].action
