@@ -54,15 +54,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--deals", type=int, default=32)
+    parser.add_argument("--model", help="the exact values' model (default: the search's)")
+    parser.add_argument("--tricks-left", type=int, action="append",
+                        help="only these (default: 5, 8 and the first lead)")
     args = parser.parse_args()
+    extra = {"model": args.model} if args.model else {}
     print("suite | tricks left | positions | top two within noise | all lines equal | basis")
     for name, rules in SUITES.items():
-        for left in (5, 8, None):
+        for left in args.tricks_left or (5, 8, None):
             views = positions(rules, left, args.positions, seed=7)
             close = flat = 0
             bases: Counter[str] = Counter()
             for i, view in enumerate(views):
-                h = hint(view, seed=i, budget=None, samples=args.deals)
+                h = hint(view, seed=i, budget=None, samples=args.deals, **extra)
                 close += h.lines[1].close
                 flat += len({line.value for line in h.lines}) == 1
                 bases[h.basis.key] += 1

@@ -22,7 +22,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.tricks import trick_winner
 from cursedbottle.engine.view import SeatView
 
-from .search import ActionValue, clearly_better, evaluate
+from .search import EXACT_MODEL, ActionValue, clearly_better, evaluate
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +111,15 @@ class Hint:
 
 
 def hint(
-    view: SeatView, seed: int = 0, budget: float | None = 1.0, samples: int | None = None
+    view: SeatView,
+    seed: int = 0,
+    budget: float | None = 1.0,
+    samples: int | None = None,
+    model: str = EXACT_MODEL,
 ) -> Hint:
     """The ranked actions of `view`; `samples` fixes the work (reproducible),
-    `budget` bounds it in seconds (anytime)."""
+    `budget` bounds it in seconds (anytime); `model` is the solver's model of the
+    exact values (the search's own by default)."""
     actions = view.legal_actions
     if len(actions) <= 1:
         return Hint(
@@ -122,7 +127,8 @@ def hint(
             tuple(HintLine(a, None, 1.0, 0, False, Reason("only")) for a in actions),
         )
     # Shown best value first; among equal values in the search's own order.
-    ranked = sorted(evaluate(view, random.Random(seed), budget, samples), key=lambda av: -av.value)
+    values = evaluate(view, random.Random(seed), budget, samples, model=model)
+    ranked = sorted(values, key=lambda av: -av.value)
     shares = fair_shares(ranked)
     top = ranked[0]
     lines = tuple(
