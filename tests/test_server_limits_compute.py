@@ -121,7 +121,16 @@ def test_a_seat_has_one_hint_in_flight():
     run(main())
 
 
-def test_a_review_nobody_waits_for_is_cancelled():
+@pytest.fixture
+def slow_reviews(monkeypatch):
+    """Reviews that value every trick under maxn, the first ones included: each takes
+    far longer than the tests wait (a whole review as the server makes it is quick)."""
+    import cursedbottle.solver.review as review
+
+    monkeypatch.setattr(review, "maxn_cards", lambda rules: 1000)
+
+
+def test_a_review_nobody_waits_for_is_cancelled(slow_reviews):
     async def main():
         async with serving() as (running, stub):
             table_id = await _finished_hand(stub)
@@ -137,7 +146,7 @@ def test_a_review_nobody_waits_for_is_cancelled():
     run(main())
 
 
-def test_reviews_in_flight_are_bounded_per_client():
+def test_reviews_in_flight_are_bounded_per_client(slow_reviews):
     async def main():
         async with serving() as (running, stub):
             table_id = await _finished_hand(stub)
