@@ -53,6 +53,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--cap", type=float, default=30.0)
     parser.add_argument("--suite", action="append", choices=sorted(SUITES))
+    parser.add_argument("--agreement", action="store_true",
+                        help="also count where maxn and the worst case disagree on mistakes")
+    parser.add_argument("--seed", type=int, default=1, help="which hands are played")
     parser.add_argument("--whole", action="store_true",
                         help="also time build_review of each hand (what ReviewHand computes)")
     parser.add_argument("--from-trick", type=int, default=1,
@@ -60,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.suite or list(SUITES):
         rules = SUITES[name]
-        recs = records(rules, args.hands, 1)
+        recs = records(rules, args.hands, args.seed)
         print(f"## {name}: {args.hands} hands, seconds at the first card of each trick")
         print("trick | maxn median | maxn max | paranoid median | paranoid max")
         for trick in range(args.from_trick, len(replay(recs[0]).tricks) + 1):
@@ -84,6 +87,11 @@ def main() -> None:
                 med, top = statistics.median(t), max(t)
                 cells += [_fmt(med, args.cap), _fmt(top, args.cap)]
             print(f"{trick} | " + " | ".join(cells), flush=True)
+        if args.agreement:
+            counts = agreement(recs)
+            print("mistakes under maxn / also in the worst case / maxn only / worst case only,"
+                  f" over {counts.pop('cards')} cards with a choice: " +
+                  " / ".join(str(v) for v in counts.values()), flush=True)
         if args.whole:
             took = []
             for rec in recs:
@@ -95,6 +103,24 @@ def main() -> None:
                 f" median {statistics.median(took):.2f} s, max {max(took):.2f} s",
                 flush=True,
             )
+
+
+def agreement(recs) -> dict[str, int]:
+    """Over the reviewed cards with a choice: the mistakes under maxn, how many of them
+    cost in the worst case too, and the cards only one of the two models charges."""
+    out = {"cards": 0, "maxn": 0, "both": 0, "maxn_only": 0, "worst_only": 0}
+    for rec in recs:
+        for trick in build_review(rec)["tricks"]:
+            for c in trick["cards"]:
+                if "value" not in c or c["forced"]:
+                    continue
+                maxn, worst = c["loss"] > 0, c["worst_loss"] > 0
+                out["cards"] += 1
+                out["maxn"] += maxn
+                out["both"] += maxn and worst
+                out["maxn_only"] += maxn and not worst
+                out["worst_only"] += worst and not maxn
+    return out
 
 
 def _fmt(t: float, cap: float) -> str:
