@@ -139,3 +139,11 @@ def test_every_hint_and_review_sentence_is_said_in_both_languages():
             assert tr(f"why_{kind}") == text, kind
     for key in ("deals", "points"):
         assert Tr("de").count(key, 1) != Tr("de").count(key, 2)
+    # and the meaning sentences: the server's English is the client's
+    from cursedbottle.bots.hints import Basis
+
+    for basis in (Basis("exact", "maxn", 40), Basis("exact", "paranoid", 1),
+                  Basis("rollouts", "", 200), Basis("setup", "", 7), Basis()):
+        words = tr(f"hint_means_{basis.key}", deals=tr.count("deals", basis.deals))
+        assert words == basis.meaning, basis
+        assert STRINGS["de"][f"hint_means_{basis.key}"]
