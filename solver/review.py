@@ -64,11 +64,11 @@ def record_names(obj: Any, record: HandRecord) -> list[str]:
 #: measured took about a second (bench/review_bench.py; docs/protocol.md has the
 #: figures).  Keyed by (the Bottle Imp, holders): the bright house is (False, 4);
 #: Lopaka's games and Devil's Eye apart.
-MAXN_CARDS = {(False, 3): 21, (False, 4): 24, (True, 3): 24, (True, 5): 25, (True, 6): 24}
+MAXN_CARDS = {(False, 3): 24, (False, 4): 24, (True, 3): 24, (True, 5): 25, (True, 6): 24}
 MAXN_CARDS_LOPAKA = 27
 MAXN_CARDS_DEVILS_EYE = 16
 #: Rule sets not measured yet (the Bottle Imp with 4, teams, the second
-#: bottle): a threshold as low as the lowest measured one of several holders.
+#: bottle): a trick below the measured ones (24 to 27 cards).
 MAXN_CARDS_DEFAULT = 21
 MEANING = (
     "Value: the points the player ends this hand with if, from that card on, everyone"
