@@ -62,6 +62,8 @@ class Running:
     store: Store | None = None
     #: The unfinished tables found in the store at start, now going on.
     restored: list[Table] = field(default_factory=list)
+    #: The gRPC service itself (its reviews, for what they computed).
+    service: CursedBottleService | None = None
 
     async def stop(self, grace: float = DEFAULT_GRACE) -> None:
         """Graceful stop: NOT_SERVING, streams told and closed, in-flight calls finish."""
@@ -97,7 +99,8 @@ async def start_server(
         lobby.store = store
         restored = restore(lobby, store)
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    add_to_server(CursedBottleService(lobby), server)
+    service = CursedBottleService(lobby)
+    add_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (SERVICE.full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
@@ -111,7 +114,7 @@ async def start_server(
     serving = health_pb2.HealthCheckResponse.SERVING
     await health_servicer.set("", serving)
     await health_servicer.set(SERVICE.full_name, serving)
-    return Running(server, bound, lobby, health_servicer, store, restored)
+    return Running(server, bound, lobby, health_servicer, store, restored, service)
 
 
 async def serve(

@@ -203,6 +203,9 @@ class Reviews:
         self._hand_ends: dict[str, tuple[int, dict[int, int]]] = {}
         #: (table, hand, from_trick) → the review, computed or being computed.
         self._reviews: OrderedDict[tuple[str, int, int], _Review] = OrderedDict()
+        #: Reviews sent to a review thread since the server started (a request
+        #: answered from the cache adds nothing).
+        self.computed = 0
 
     # ------------------------------------------------------------- finding
 
@@ -386,6 +389,7 @@ class Reviews:
         entry = self._reviews.get(key)
         if entry is None:
             job = self.lobby.runner.reviews.submit(client, compute_review, hand, from_trick)
+            self.computed += 1
             entry = _Review(job)
             job.future.add_done_callback(lambda f, key=key, entry=entry: self._settled(key, entry))
             self._reviews[key] = entry

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
-import time
 from dataclasses import replace
 
 import grpc
@@ -125,7 +124,6 @@ def test_review_values_are_the_solvers_and_hands_are_listed_newest_first():
             ]
 
             obj = table.hand_record(1)
-            began = time.monotonic()
             request = t.ReviewHandRequest(table_id=table_id, hand=1, from_trick=3)
             review = await stub.ReviewHand(request)
             assert review.hand == listed[1]
@@ -138,12 +136,11 @@ def test_review_values_are_the_solvers_and_hands_are_listed_newest_first():
             assert [s.loss for s in review.seats] == data["loss"]
             price = data["price"]
             assert (review.price.code if review.HasField("price") else "JOKER") == price
-            # A second request is answered from the cache.
-            first_took = time.monotonic() - began
-            began = time.monotonic()
+            # A second request is answered from the cache: nothing is solved again.
+            computed = running.service.reviews.computed
             again = await asyncio.gather(*(stub.ReviewHand(request) for _ in range(3)))
             assert all(a == review for a in again)
-            assert time.monotonic() - began < max(0.5, first_took)
+            assert running.service.reviews.computed == computed
 
             # A whole hand (the slow first tricks too) is solved off the event loop:
             # the server answers other calls meanwhile.
@@ -151,14 +148,12 @@ def test_review_values_are_the_solvers_and_hands_are_listed_newest_first():
                 stub.ReviewHand(t.ReviewHandRequest(table_id=table_id, hand=2))
             )
             await asyncio.sleep(0.05)
-            waits = []
-            while not whole.done() and len(waits) < 50:
-                began = time.monotonic()
+            answered_meanwhile = 0
+            while not whole.done() and answered_meanwhile < 5:
                 await stub.GetTable(t.GetTableRequest(table_id=table_id))
-                waits.append(time.monotonic() - began)
-                await asyncio.sleep(0.01)
+                answered_meanwhile += not whole.done()
             check_against_solver(await whole, table.hand_record(2))
-            assert max(waits, default=0) < 0.1, waits
+            assert answered_meanwhile == 5
 
     run(main())
 
