@@ -51,7 +51,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     - `strong:n64` guesses 64 deals per decision whatever the clock says (the
       same effort on any machine: what comparisons of two versions need).
     """
-    from . import heuristic_bot, pimc_bot, random_bot, rule_bot, strong_bot  # noqa: F401
+    from . import heuristic_bot, model_bot, pimc_bot, random_bot, rule_bot, strong_bot  # noqa: F401
 
     base, _, effort = name.partition(":")
     try:

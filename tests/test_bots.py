@@ -19,11 +19,13 @@ VARIANTS = {
 def _bot(name: str, seed: int):
     if name == "strong":
         return StrongBot(seed, budget=None, samples=2)
+    if name == "pimc":
+        return make_bot("pimc:n2", seed)
     return make_bot(name, seed)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("name", ["random", "rule", "heuristic", "strong"])
+@pytest.mark.parametrize("name", ["random", "rule", "heuristic", "model", "pimc", "strong"])
 def test_a_bot_plays_a_whole_game_legally(name, variant):
     rules = VARIANTS[variant]
     game = Game(rules, seed=f"{name}-{variant}")
