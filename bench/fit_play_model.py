@@ -9,6 +9,11 @@ the card played, and for every pass how many of the giver's cards the tips
 would have passed first.  Fits a conditional logit by Newton's method (a
 little L2) and prints the weights, the log-likelihood per decision against
 uniform play, and the pass slope (a geometric fit), ready for the constants.
+
+    python bench/fit_play_model.py --check 30 [--tables cb3,cb4,imp3,cb2]
+        The shipped model on positions from heuristic play (after 3-7
+        tricks): the true deal's log-weight beside 64 uniform guesses (its
+        percentile among them) and the guesses' effective sample size.
 """
 
 from __future__ import annotations
@@ -120,13 +125,51 @@ def loglik(plays, w):
     return total / len(plays), base / len(plays)
 
 
+def check(rules: Rules, positions: int) -> str:
+    import random
+    import statistics
+
+    from cursedbottle.bots.inference import DealPool, Scorer
+    from cursedbottle.bots.sampling import Deal, sample_deal
+
+    gain, ess, rank = [], [], []
+    for u in range(positions):
+        game = Game(rules, seed=f"san{u}")
+        bots = {p: make_bot("heuristic", p) for p in range(rules.players)}
+        while not game.is_over:
+            seat = game.to_act()[0]
+            hand = game.hands[-1]
+            view = game.view(game.player_at(seat))
+            if view.phase is Phase.PLAY and len(view.tricks) == 3 + u % 5:
+                scorer = Scorer(view)
+                deck = rules.deck
+                true = Deal(tuple(hand.holdings), deck.mask_of(deck.cards[c] for c in hand.pile))
+                rng = random.Random(u)
+                others = [scorer.log_weight(sample_deal(view, rng)) for _ in range(64)]
+                t = scorer.log_weight(true)
+                gain.append(t - statistics.fmean(others))
+                rank.append(sum(o < t for o in others) / 64)
+                ess.append(DealPool(view, rng, 64, scorer).effective_size)
+                break
+            game.apply(bots[game.player_at(seat)].act(view))
+    return (
+        f"true - mean log-weight {statistics.fmean(gain):+.2f}; the true deal's percentile "
+        f"{statistics.fmean(rank):.2f}; effective size of 64: median {statistics.median(ess):.1f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bots", default="pimc:n8")
     parser.add_argument("--tables", default=",".join(TABLES))
+    parser.add_argument("--check", type=int, default=0)
     args = parser.parse_args()
+    if args.check:
+        for key in args.tables.split(","):
+            print(f"{key}: {check(TABLES[key], args.check)}", flush=True)
+        return
     data = {}
     ranks = []
     for key in args.tables.split(","):
