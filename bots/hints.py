@@ -209,6 +209,12 @@ ENGLISH = {
         " below the price"
     ),
     "takes": "takes the trick and its {pts}",
+    "takes_owned": (
+        "takes the trick and its {pts}, which count for nothing while you hold the bottle"
+    ),
+    "takes_hot": (
+        "takes the trick and its {pts}, which count against you while you hold the bottle"
+    ),
     "loses": "cannot take the trick; the winner gets its {pts}",
     "loses_free": "cannot take the trick, and it carries no points",
 }
@@ -240,6 +246,9 @@ def reason(view: SeatView, action: Action) -> Reason:
         sure = not any(card.index < c.index < price for c in later)
         return Reason("buys" if sure else "buys_unless", card)
     if wins and last:
+        # The bottle's owner takes the points too, but they do not count for it.
+        if view.seat in (view.owner, *(owner for _, owner in view.bottles)):
+            return Reason("takes_hot" if view.rules.hot_bottle else "takes_owned", points=points)
         return Reason("takes", points=points)
     if wins:
         return Reason()

@@ -145,6 +145,12 @@ STRINGS: dict[str, dict[str, str]] = {
             "below the price"
         ),
         "why_takes": "takes the trick and its {pts}",
+        "why_takes_owned": (
+            "takes the trick and its {pts}, which count for nothing while you hold the bottle"
+        ),
+        "why_takes_hot": (
+            "takes the trick and its {pts}, which count against you while you hold the bottle"
+        ),
         "why_loses": "cannot take the trick; the winner gets its {pts}",
         "why_loses_free": "cannot take the trick, and it carries no points",
         "hint_close": "Esc/h: close · Enter: play the best card",
@@ -419,6 +425,12 @@ STRINGS: dict[str, dict[str, str]] = {
             "und noch unter dem Preis"
         ),
         "why_takes": "nimmt den Stich und seine {pts}",
+        "why_takes_owned": (
+            "nimmt den Stich und seine {pts}, die nichts zählen, solange du die Flasche hast"
+        ),
+        "why_takes_hot": (
+            "nimmt den Stich und seine {pts}, die gegen dich zählen, solange du die Flasche hast"
+        ),
         "why_loses": "kann den Stich nicht bekommen; der Gewinner bekommt ihre {pts}",
         "why_loses_free": "kann den Stich nicht bekommen und bringt keine Punkte",
         "hint_close": "Esc/h: schließen · Enter: beste Karte spielen",

@@ -187,10 +187,15 @@ def test_every_reason_is_plainly_true_or_absent(rules):
                     hand.apply(rng.choice(hand.legal_actions(s)))
                 last = hand.tricks[-1]
                 outcomes.add((last.winner == seat, last.bought))
-                if why.kind == "takes":
+                if why.kind.startswith("takes"):
                     assert why.points == sum(c.points for _, c in last.plays)
-            if why.kind == "takes":
+            if why.kind.startswith("takes"):
                 assert outcomes == {(True, False)}, text
+                # The points count for the seat unless it holds the bottle.
+                owns = seat == game.hand.owner
+                hot = rules.hot_bottle
+                owned = "takes_hot" if hot else "takes_owned"
+                assert why.kind == (owned if owns else "takes"), text
             if why.kind == "buys":
                 assert outcomes == {(True, True)}, text
             if why.kind == "buys_unless":  # bought by the seat, or by a later card
@@ -199,6 +204,24 @@ def test_every_reason_is_plainly_true_or_absent(rules):
                 assert not any(took for took, _ in outcomes), (text, outcomes)
                 assert (why.kind == "loses") == (action.card.points > 0)
     assert {"loses", ""} <= kinds and kinds & {"takes", "buys", "buys_unless"}, kinds
+
+
+def test_the_owner_is_told_its_trick_points_do_not_count():
+    """A trick the bottle's owner takes brings it points that count for nothing
+    (the hot bottle: against it) while it holds the bottle; the reason says so."""
+    for rules, kind in ((Rules(3), "takes_owned"), (Rules(3, hot_bottle=True), "takes_hot")):
+        found = False
+        for game, seat in _decisions(rules, seed=5, count=400):
+            view = game.view(game.player_at(seat))
+            if view.owner != seat or len(view.trick) != len(view.trick_order) - 1:
+                continue
+            for action in view.legal_actions:
+                why = reason(view, action)
+                assert why.kind != "takes", str(why)
+                found |= why.kind == kind
+            if found:
+                break
+        assert found, f"no owner taking a last-card trick in 400 decisions ({rules})"
 
 
 def test_shares_add_up_and_close_lines_are_marked():
