@@ -31,65 +31,22 @@ def _key(hand: Hand) -> tuple:
     )
 
 
-class ReferenceSolver:
-    """Minimax for one root seat: it maximises its score, the others minimise it.
+class _Search:
+    """The tree walk both models share: Lopaka by his policy, the memo, and the
+    legal cards of every other seat, one child each; `leaf` values a
+    finished hand and `choose` picks among (card, child value) pairs."""
 
-    In the Bottle Imp's team mode the score is the side's (`Hand.scores()`)
-    and the root seat's partner maximises it too.
-    """
-
-    def __init__(self, root: int, side: tuple[int, ...] = ()) -> None:
-        self.root = root
-        self.side = frozenset(side) | {root}
+    def __init__(self) -> None:
         self.nodes = 0
-        self._memo: dict[tuple, int] = {}
+        self._memo: dict[tuple, object] = {}
 
-    def value(self, hand: Hand) -> int:
+    def value(self, hand: Hand):
         self.nodes += 1
         if hand.is_over:
-            return hand.scores()[self.root]
+            return self.leaf(hand)
         key = _key(hand)
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit
-        seat = hand.to_act()[0]
-        if seat == hand.lopaka:
-            child = hand.copy()
-            child.autoplay()
-            result = self.value(child)
-        else:
-            values = []
-            for action in hand.legal_actions(seat):
-                child = hand.copy()
-                child.apply(action)
-                values.append(self.value(child))
-            result = max(values) if seat in self.side else min(values)
-        self._memo[key] = result
-        return result
-
-
-class ReferenceMaxn:
-    """Max-n for one root seat, word for word RULES.md's "each for itself".
-
-    Every position has one vector of final scores (`Hand.scores()`, as they
-    count); where seat s moves, the legal cards' vectors with the highest
-    entry for s are kept, among them those with the lowest entry for the root
-    seat, and among them the card lowest in the deck's order decides.
-    """
-
-    def __init__(self, root: int) -> None:
-        self.root = root
-        self.nodes = 0
-        self._memo: dict[tuple, tuple[int, ...]] = {}
-
-    def value(self, hand: Hand) -> tuple[int, ...]:
-        self.nodes += 1
-        if hand.is_over:
-            return hand.scores()
-        key = _key(hand)
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit
+        if key in self._memo:
+            return self._memo[key]
         seat = hand.to_act()[0]
         if seat == hand.lopaka:
             child = hand.copy()
@@ -101,9 +58,56 @@ class ReferenceMaxn:
                 child = hand.copy()
                 child.apply(action)
                 children.append((action.card.index, self.value(child)))
-            _, result = min(children, key=lambda cv: (-cv[1][seat], cv[1][self.root], cv[0]))
+            result = self.choose(seat, children)
         self._memo[key] = result
         return result
+
+    def leaf(self, hand: Hand):
+        raise NotImplementedError
+
+    def choose(self, seat: int, children: list[tuple[int, object]]):
+        raise NotImplementedError
+
+
+class ReferenceSolver(_Search):
+    """Minimax for one root seat: it maximises its score, the others minimise it.
+
+    In the Bottle Imp's team mode the score is the side's (`Hand.scores()`)
+    and the root seat's partner maximises it too.
+    """
+
+    def __init__(self, root: int, side: tuple[int, ...] = ()) -> None:
+        super().__init__()
+        self.root = root
+        self.side = frozenset(side) | {root}
+
+    def leaf(self, hand: Hand) -> int:
+        return hand.scores()[self.root]
+
+    def choose(self, seat: int, children: list[tuple[int, int]]) -> int:
+        values = [v for _, v in children]
+        return max(values) if seat in self.side else min(values)
+
+
+class ReferenceMaxn(_Search):
+    """Max-n for one root seat, word for word RULES.md's "each for itself".
+
+    Every position has one vector of final scores (`Hand.scores()`, as they
+    count); where seat s moves, the legal cards' vectors with the highest
+    entry for s are kept, among them those with the lowest entry for the root
+    seat, and among them the card lowest in the deck's order decides.
+    """
+
+    def __init__(self, root: int) -> None:
+        super().__init__()
+        self.root = root
+
+    def leaf(self, hand: Hand) -> tuple[int, ...]:
+        return hand.scores()
+
+    def choose(self, seat: int, children: list[tuple[int, tuple[int, ...]]]) -> tuple[int, ...]:
+        _, best = min(children, key=lambda cv: (-cv[1][seat], cv[1][self.root], cv[0]))
+        return best
 
 
 def reference_solve(
@@ -122,11 +126,10 @@ def reference_solve(
         def value(child: Hand) -> int:
             return maxn.value(child)[seat]
 
-        counter = maxn
+        counter: _Search = maxn
     else:
-        solver = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
-        value = solver.value
-        counter = solver
+        counter = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
+        value = counter.value
     values: dict[Card, int] = {}
     if seat == hand.lopaka:
         deck = hand.deck
