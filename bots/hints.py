@@ -6,14 +6,15 @@ so the shares add up to one), whether the best line is clearly better than
 it (paired by deal), and a reason only where one is plainly true.  `Basis`
 says what the numbers are (exact solves under which model, or play-outs by
 simple rules, over how many deals), so a front end can say it in one plain
-sentence (`meaning`).  A hint is computed from the seat's view alone
-(bots.search), so it cannot depend on cards the seat may not know: two
-states that look the same to the seat give the same hint for the same seed.
+sentence (`meaning`).  The values are the strong bot's (`StrongBot.rank`:
+guessed deals weighed by what the others played, solved or played out), so
+the hint is as good as the best bot; they are computed from the seat's view
+alone, so a hint cannot depend on cards the seat may not know: two states
+that look the same to the seat give the same hint for the same seed.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
@@ -22,7 +23,8 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.tricks import trick_winner
 from cursedbottle.engine.view import SeatView
 
-from .search import EXACT_MODEL, ActionValue, clearly_better, evaluate
+from .search import EXACT_MODEL, ActionValue, clearly_better
+from .strong_bot import StrongBot
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,9 @@ def hint(
             tuple(HintLine(a, None, 1.0, 0, False, Reason("only")) for a in actions),
         )
     # Shown best value first; among equal values in the search's own order.
-    values = evaluate(view, random.Random(seed), budget, samples, model=model)
+    # The strong bot's own valuation: its guessed deals, weighed by what the others
+    # played, and its rollouts (computed from the seat's view alone).
+    values = StrongBot(seed, budget, samples, model=model).rank(view)
     ranked = sorted(values, key=lambda av: -av.value)
     shares = fair_shares(ranked)
     top = ranked[0]
@@ -147,7 +151,7 @@ def hint(
 
 
 def basis_of(view: SeatView, values: list[ActionValue]) -> Basis:
-    """What `evaluate`'s values are, read from them (the search decides, not the hint)."""
+    """What the search's values are, read from them (the search decides, not the hint)."""
     deals = max(av.samples for av in values)
     if view.phase is not Phase.PLAY:
         return Basis("setup", "", deals)

@@ -26,7 +26,7 @@ from cursedbottle.engine.view import SeatView
 
 from .base import register
 from .heuristic_bot import HeuristicBot
-from .search import clearly_better, evaluate
+from .search import ActionValue, clearly_better, evaluate
 
 
 def follows_tips(rules: Rules) -> bool:
@@ -57,6 +57,11 @@ class PimcBot:
         self.samples = samples
         self.tips = HeuristicBot(seed)
 
+    def rank(self, view: SeatView) -> list[ActionValue]:
+        """Every legal action with its value as this bot sees it, best first (the
+        hints show the strong bot's)."""
+        return evaluate(view, self.rng, self.budget, self.samples)
+
     def act(self, view: SeatView) -> Action:
         actions = view.legal_actions
         if len(actions) == 1:
@@ -64,7 +69,7 @@ class PimcBot:
         play = isinstance(actions[0], Play)
         if not play and follows_tips(view.rules):
             return self.tips.act(view)
-        ranked = evaluate(view, self.rng, self.budget, self.samples)
+        ranked = self.rank(view)
         if play:
             return ranked[0].action
         default = self.tips.act(view)

@@ -11,18 +11,17 @@ bench/README.md ("Issue 14: strong vs pimc").
 
 from __future__ import annotations
 
-import random
 import time
 
-from cursedbottle.engine.actions import Action, Play
+from cursedbottle.engine.events import Phase
 from cursedbottle.engine.view import SeatView
 
 from .base import register
-from .heuristic_bot import HeuristicBot, rollout
+from .heuristic_bot import rollout
 from .inference import DealPool, Scorer
-from .pimc_bot import follows_tips
+from .pimc_bot import PimcBot
 from .policy import model_rollout
-from .search import EXACT_MODEL, clearly_better, evaluate
+from .search import EXACT_MODEL, ActionValue, evaluate
 
 #: Candidate deals drawn per deal the search values (a sample-count bot), and
 #: the pool for a time-budgeted one.
@@ -33,7 +32,7 @@ BUDGET_CANDIDATES = 96
 TEMPER = 1.0
 
 
-class StrongBot:
+class StrongBot(PimcBot):
     """`budget` is seconds per decision (`strong:0.3`), `samples` guessed deals
     per decision (`strong:n64`, budget None: the same effort on a loaded
     machine as on an idle one); with both, whichever ends first."""
@@ -53,9 +52,7 @@ class StrongBot:
         rollouts: str = "model",
         exact_cards: int | None = None,
     ) -> None:
-        self.rng = random.Random(seed)
-        self.budget = budget
-        self.samples = samples
+        super().__init__(seed, budget, samples)
         self.temper = temper
         self.model = model
         self.infer = infer
@@ -63,18 +60,13 @@ class StrongBot:
         self.maxn_cards = maxn_cards
         self.exact_cards = exact_cards
         self.policy = model_rollout if rollouts == "model" else rollout
-        self.tips = HeuristicBot(seed)
 
-    def act(self, view: SeatView) -> Action:
-        actions = view.legal_actions
-        if len(actions) == 1:
-            return actions[0]
-        play = isinstance(actions[0], Play)
-        if not play and follows_tips(view.rules):
-            return self.tips.act(view)
+    def rank(self, view: SeatView) -> list[ActionValue]:
+        """Every legal action with its value, best first: pimc's search on deals
+        weighed by inference, with the model's rollouts."""
         start = time.perf_counter()
         deals = None
-        if play and self.infer:
+        if view.phase is Phase.PLAY and self.infer:
             scorer = Scorer(view, temper=self.temper)
             if scorer.plays or scorer.passes:
                 count = BUDGET_CANDIDATES if self.samples is None else self.pool * self.samples
@@ -83,7 +75,7 @@ class StrongBot:
         budget = self.budget
         if budget is not None:  # the pool's time counts against the budget
             budget = max(0.0, budget - (time.perf_counter() - start))
-        ranked = evaluate(
+        return evaluate(
             view,
             self.rng,
             budget,
@@ -93,11 +85,6 @@ class StrongBot:
             model=model,
             policy=self.policy,
         )
-        if play:
-            return ranked[0].action
-        default = self.tips.act(view)
-        prior = next(av for av in ranked if av.action == default)
-        return ranked[0].action if clearly_better(ranked[0], prior) else default
 
 
 register("strong", budgeted=True)(StrongBot)
