@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--seed", default=None, help="seed of the deal (default: random)")
     p.add_argument(
         "--bots", default=None,
-        help="bot for the other seats: strong, heuristic, rule, random "
+        help="bot for the other seats: strong, pimc, model, heuristic, rule, random "
         "(default: strong; random with --text)",
     )
     p.add_argument("--name", default=None, help="your name at the table")
