@@ -194,3 +194,27 @@ def test_second_bottle_before_and_after_the_first_purchase(players: int) -> None
             seat, want, _ = reference_solve(start)
             got = solve_hand(start)
             assert (got.seat, got.values) == (seat, want), (i, shelf)
+
+
+def _first_lead_of_three() -> Position:
+    """A 3-player first lead: far beyond what max-n finishes in a test."""
+    from cursedbottle.solver.sampling import random_position
+
+    return random_position(Rules(3), random.Random("first lead"), 11, in_trick=0)
+
+
+def test_maxn_gives_up_at_its_time_limit() -> None:
+    with pytest.raises(TimeoutError, match="nodes searched"):
+        solve(_first_lead_of_three(), time_limit=0.2, model="maxn")
+
+
+def test_maxn_stops_when_cancelled_from_another_thread() -> None:
+    import threading
+
+    from cursedbottle.solver import solve_hand
+    from cursedbottle.solver.cancel import Cancelled, CancelToken
+
+    token = CancelToken()
+    threading.Timer(0.2, token.cancel).start()
+    with pytest.raises(Cancelled):
+        solve_hand(_first_lead_of_three().to_hand(), cancel=token, model="maxn")
