@@ -7,9 +7,10 @@ undoing a trick's scoring).  The rules are replicated here, not called: the
 trick winner and Lopaka's policy must agree with engine/tricks.py, and the
 differential tests against solver/reference.py are what prove they do.
 
-The value searched is the root seat's final score (paranoid: the root seat
-maximises, every other seat minimises, Lopaka plays his policy).  Everything
-below runs without the GIL.
+The value searched is the root seat's final score under one of RULES.md's
+two models: paranoid here (the root seat maximises, every other seat
+minimises, Lopaka plays his policy), each for itself in _maxn.pxi (every
+seat maximises its own).  Everything below runs without the GIL.
 """
 
 import threading
@@ -1274,6 +1275,8 @@ def solve_state(
     c.nseats = len(seat_taken) if seat_taken is not None else max(holder_seat) + 1
     if not max(holder_seat) < c.nseats <= MAXH:
         raise ValueError("solve_state: bad number of seats")
+    if maxn_model and seat_taken is None:
+        raise ValueError("solve_state: max-n values every seat: `seat_taken` is needed")
     c.sides = sides is not None
     for i in range(MAXH):
         for j in range(MAXH):
