@@ -1,0 +1,286 @@
+"""The German words of the client, by message key (English, the fallback: `strings_en`)."""
+
+DE: dict[str, str] = {
+    "title": "Verfluchte Flasche",
+    "hand_no": "Runde {n}",
+    "price": "Preis",
+    "bottle": "Flasche",
+    "nobody": "niemand",
+    "pile": "Stapel",
+    "cards": "{n} Karten",
+    "dealer": "gibt",
+    "taken": "Stiche",
+    "total": "gesamt",
+    "trick": "Stich",
+    "last_trick": "Letzter Stich",
+    "your_hand": "Deine Hand",
+    "hand_n": "Hand {n}",
+    "open": "offen",
+    "hidden": "verdeckt",
+    "log": "Verlauf",
+    "shows": "{name} zeigt",
+    "lopaka": "Lopaka",
+    "you": "du",
+    "waiting_start": "Warte auf Mitspieler… {free} Platz/Plätze frei. s startet, wenn voll.",
+    "waiting": "Warte auf die anderen…",
+    "seat_from_hand": "Ein Bot spielt diesen Platz bis zum Ende der Hand; ab Hand {n} "
+                      "ist er deiner.",
+    "your_turn_play": "Du bist dran: spiel eine Karte (←/→, Zahl, Enter oder Klick).",
+    "your_turn_pile": "Wähle die Karte für den Flaschenstapel (Enter).",
+    "your_turn_pass": "Wähle die Karte für {name} (Enter).",
+    "confirm_pass": "Stapel {pile}; {passes}. Enter: bestätigen · Esc: neu wählen.",
+    "confirm_pass_only": "{passes}. Enter: bestätigen · Esc: neu wählen.",
+    "to_name": "{card} an {name}",
+    "choose_open": "Welche Hand liegt offen? 1 oder 2 (↑/↓, Enter).",
+    "sent": "Gesendet. Warte auf die anderen…",
+    "spectating": "Zuschauen. +/− ändert das Tempo ({speed}).",
+    "game_over_line": "Spielende: {name} gewinnt.",
+    "game_over_line_you": "Spielende: du gewinnst.",
+    "reconnecting": "Verbindung verloren, verbinde neu…",
+    "reconnected": "Wieder verbunden.",
+    "refused": "Abgelehnt: {msg}",
+    "hint_title": "Tipp (beste zuerst)",
+    "hint_wait": "Denke nach…",
+    "hint_none": "Kein Tipp: du bist nicht dran.",
+    "hint_later": "Bestätigen (Enter) oder neu wählen (Esc); Tipps gibt es beim Wählen.",
+    "hint_points": "{value} Punkte",
+    "hint_col_points": "Punkte",
+    "hint_col_gap": "gegenüber der besten",
+    "hint_col_share": "am besten",
+    "hint_gap_best": "die beste",
+    "hint_gap": "{gap} weniger",
+    "hint_gap_close": "{gap} weniger, zu knapp",
+    "hint_gap_same": "so gut wie die beste",
+    "hint_means_none": "Es gibt nur eine Wahl: nichts abzuwägen.",
+    "hint_means_maxn": (
+        "Punkte: was du in dieser Runde bekommst, wenn danach alle mit offenen Karten "
+        "perfekt für sich selbst spielen, gemittelt über {deals}, die zu dem passen, was "
+        "du gesehen hast; am besten: wie oft die Wahl dabei die beste war (Gleichstände "
+        "geteilt)."
+    ),
+    "hint_means_paranoid": (
+        "Punkte: was du in dieser Runde bekommst, wenn danach alle anderen mit offenen "
+        "Karten gegen dich spielen (der schlimmste Fall), gemittelt über {deals}, die zu "
+        "dem passen, was du gesehen hast; am besten: wie oft die Wahl dabei die beste war "
+        "(Gleichstände geteilt)."
+    ),
+    "hint_means_rollouts": (
+        "Punkte: was du in dieser Runde bekommst, wenn danach alle nach einfachen "
+        "Faustregeln spielen, gemittelt über {deals}, die zu dem passen, was du gesehen "
+        "hast; am besten: wie oft die Wahl dabei die beste war (Gleichstände geteilt)."
+    ),
+    "hint_means_setup": (
+        "Punkte: was du in dieser Runde bekommst, wenn die anderen nach den Tipps ablegen "
+        "und weitergeben und danach alle nach einfachen Faustregeln spielen, gemittelt "
+        "über {deals}, die zu dem passen, was du gesehen hast; am besten: wie oft die Wahl "
+        "dabei die beste war (Gleichstände geteilt)."
+    ),
+    "hint_close_note": (
+        "Zu knapp: der Unterschied kann am Zufall der geratenen Verteilungen liegen."
+    ),
+    "deals_1": "1 Verteilung",
+    "deals_n": "{n} Verteilungen",
+    "points_1": "1 Punkt",
+    "points_n": "{n} Punkte",
+    "why_only": "die einzige erlaubte Wahl",
+    "why_pile": "legt {card} ({pts}) in den Stapel der Flasche",
+    "why_pass": "gibt {card} an {to}",
+    "why_open": "legt Hand {n} offen",
+    "why_buys": (
+        "kauft die Flasche für {card}: sie gehört dir, bis jemand sie mit einer "
+        "niedrigeren Karte kauft"
+    ),
+    "why_buys_unless": (
+        "kauft die Flasche für {card}, außer eine spätere Karte dieses Stichs ist höher "
+        "und noch unter dem Preis"
+    ),
+    "why_takes": "nimmt den Stich und seine {pts}",
+    "why_takes_owned": (
+        "nimmt den Stich und seine {pts}, die nichts zählen, solange du die Flasche hast"
+    ),
+    "why_takes_hot": (
+        "nimmt den Stich und seine {pts}, die gegen dich zählen, solange du die Flasche hast"
+    ),
+    "why_loses": "kann den Stich nicht bekommen; der Gewinner bekommt ihre {pts}",
+    "why_loses_free": "kann den Stich nicht bekommen und bringt keine Punkte",
+    "hint_close": "Esc/h: schließen · Enter: beste Karte spielen",
+    "hand_over": "Runde {n} ist vorbei",
+    "pile_was": "Der Stapel: {cards} ({points} Punkte)",
+    "owner_is": "Die Flasche bleibt bei {name} (Preis {price}).",
+    "nobody_bought": "Niemand hat die Flasche gekauft.",
+    "why_owner": "besitzt die Flasche: −{pile} Stapelpunkte",
+    "why_owner_hot": "besitzt die Flasche: −({pile} Stapel + {own} eigene) Punkte",
+    "why_tricks": "{points} Punkte in Stichen",
+    "why_lopaka": "Lopaka (zählt nie)",
+    "score": "Wertung",
+    "continue": "Enter: weiter",
+    "game_over": "Spielende",
+    "winner": "{name} gewinnt mit {points} Punkten.",
+    "sheet": "Punkteblock",
+    "quit_hint": "q: beenden",
+    "lobby": "Tische auf {target}",
+    "no_tables": "Noch keine Tische: n legt einen an.",
+    "col_name": "Tisch",
+    "col_rules": "Regeln",
+    "col_state": "Stand",
+    "col_seats": "Plätze",
+    "state_waiting": "wartet",
+    "state_playing": "läuft",
+    "state_finished": "beendet",
+    "create": "Neuer Tisch",
+    "f_name": "Name des Tischs",
+    "f_players": "Spieler",
+    "f_variant": "Variante",
+    "f_end": "Spielende",
+    "f_value": "Zielpunkte oder Runden",
+    "f_who": "Du",
+    "w_play": "mitspielen",
+    "w_watch": "nur zuschauen (Bots spielen)",
+    "f_bots": "Bots auf freien Plätzen",
+    "v_plain": "normal",
+    "v_hot": "heiße Flasche",
+    "v_bright": "helles Haus (2 Spieler)",
+    "e_target": "bei Zielpunkten",
+    "e_hands": "nach Anzahl Runden",
+    "b_none": "keine (auf Menschen warten)",
+    "b_create": "Anlegen",
+    "b_cancel": "Abbrechen",
+    "rules_title": "Regeln",
+    "seat_empty": "(frei)",
+    "seat_bot": "Bot",
+    "connecting": "Verbinde mit {target}…",
+    "cannot_connect": "{target} nicht erreichbar: {msg}",
+    "log_hand": "— Runde {n}: {name} gibt —",
+    "log_hand_you": "— Runde {n}: du gibst —",
+    "log_lopaka": "Lopakas offene Hand: {cards}",
+    "log_passed": "{a} gab {card} an {b}",
+    "log_passed_hidden": "{a} gab eine Karte an {b}",
+    "log_open": "{name} legt Hand {n} offen: {cards}",
+    "log_open_you": "Du legst Hand {n} offen: {cards}",
+    "log_trick": "{name} gewinnt Stich {n}",
+    "log_trick_you": "Du gewinnst Stich {n}",
+    "log_buys": "{name} gewinnt Stich {n} und kauft die Flasche für {price}",
+    "log_buys_you": "Du gewinnst Stich {n} und kaufst die Flasche für {price}",
+    "log_hand_end": "Runde {n} vorbei: {scores}",
+    "log_game_end": "Spielende: {name} gewinnt.",
+    "log_game_end_you": "Spielende: du gewinnst.",
+    "log_speed": "Tempo: {speed}",
+    "speed_instant": "sofort",
+    "speed_s": "{s} s pro Schritt",
+    "plays": "spielt",
+    "trick_to": "{name} bekommt ihn",
+    "trick_to_you": "Du bekommst ihn",
+    "my_pile": "Deine Karte im Stapel",
+    "my_pile_n": "Deine Karten im Stapel",
+    "trick_buys": "{name} kauft die Flasche für {price}",
+    "trick_buys_you": "Du kaufst die Flasche für {price}",
+    "keys_table": "Enter spielen · ←→ wählen · h Tipp · ? Regeln · Esc zurück · q Ende",
+    "keys_watch": "+/− Tempo · ? Regeln · q Ende",
+    "keys_table_online": (
+        "Enter spielen · ←→ wählen · h Tipp · t Tutor {state} · ? Regeln · Esc neu · q "
+        "Ende"
+    ),
+    "on": "an",
+    "off": "aus",
+    "continue_review": "Enter: weiter · r: diese Runde analysieren",
+    "lobby_keys": (
+        "n: neu · Enter: setzen · w: zuschauen · h: Verlauf · r: neu laden · q: Ende"
+    ),
+    "lobby_held": "★ = du hast dort einen Platz (Enter setzt dich wieder hin)",
+    "history": "Beendete Runden auf {target}",
+    "history_keys": "Enter: analysieren · r: neu laden · Esc: zurück",
+    "history_none": "Noch keine beendeten Runden.",
+    "history_loading": "Lade…",
+    "col_hand": "Runde",
+    "col_players": "Spieler und Wertung",
+    "col_when": "Beendet",
+    "review": "Analyse",
+    "review_hands": "Die Hände, wie sie gespielt wurden",
+    "review_title": "Analyse: {table}, Runde {n}",
+    "review_wait": (
+        "Analysiere… (der Löser spielt jede Karte für alle Spieler aus; das kann eine "
+        "Weile dauern)"
+    ),
+    "review_failed": "Keine Analyse: {msg}",
+    "review_keys": "↑/↓/Bild↑/Bild↓: blättern · Esc: schließen",
+    "review_dealer": "{name} gibt",
+    "review_from": "Karten werden ab Stich {n} bewertet.",
+    "review_seat": "Platz",
+    "review_card": "Karte",
+    "review_value": "Wert",
+    "review_best": "Beste",
+    "review_loss": "Kosten",
+    "review_forced": "erzwungen",
+    "review_takes": "{name} bekommt Stich {n}",
+    "review_buys": "{name} bekommt Stich {n} und kauft die Flasche für {price}",
+    "review_summary": "Gegen perfektes Spiel (jeder für sich)",
+    "review_worst": "Schlimmstfall",
+    "review_score": "Wertung",
+    "review_total_loss": "Verlust",
+    "review_mistakes": "Fehler",
+    "review_analysed": "Bewertet",
+    "review_price": "Endpreis: {price}",
+    "review_means": (
+        "Wert: die Punkte, mit denen der Spieler diese Runde beendet, wenn ab dieser Karte "
+        "alle mit offenen Karten perfekt für sich selbst spielen; Kosten: die Punkte, die "
+        "die gespielte Karte gegenüber der besten verschenkte (ein Fehler, wenn über 0)."
+    ),
+    "review_means_worst": (
+        "Schlimmstfall: derselbe Wert, wenn alle anderen gegen ihn gespielt hätten."
+    ),
+    "review_skipped": (
+        "Karten der Stiche {first}–{last} werden nicht bewertet: sie für alle Spieler "
+        "genau zu lösen dauert zu lange."
+    ),
+    "review_skipped_one": (
+        "Karten von Stich {first} werden nicht bewertet: sie für alle Spieler genau zu "
+        "lösen dauert zu lange."
+    ),
+    "tutor_on": (
+        "Tutor an: du wirst gefragt vor einer Karte, die mehr als {points} Punkte "
+        "verliert."
+    ),
+    "tutor_off": "Tutor aus.",
+    "tutor_thinking": "Der Tutor denkt nach…",
+    "tutor_title": "Bist du sicher?",
+    "quit_title": "Spiel beenden?",
+    "quit_keys": (
+        "b  Platz behalten: später wieder beitreten (Enter am markierten Tisch);\n"
+        "   ein Ersatz-Bot spielt für dich, wenn der Tisch einen hat\n"
+        "a  Platz aufgeben für andere Spieler oder einen Bot\n"
+        "Esc  bleiben"
+    ),
+    "tutor_text": "{card} ist {value} wert; {best} ist {best_value} wert ({loss} Punkte mehr).",
+    "tutor_keys": "j/y: trotzdem spielen · n/Esc: neu wählen",
+    "tutor_failed": "Der Tutor konnte nicht antworten ({msg}); die Karte wurde nicht gespielt.",
+    "resumed": "Dein Platz {seat} an diesem Tisch ist wieder da.",
+    "g_cursed": "Verfluchte Flasche",
+    "g_imp": "Flaschenteufel",
+    "f_game": "Spiel",
+    "f_teams": "Teams (4–6 Spieler)",
+    "t_off": "keine: jeder für sich",
+    "t_on": "Partner sitzen gegenüber",
+    "t_singles": "sechs: zwei Paare, zwei allein (2-2-1-1)",
+    "e_default": "jeder gibt zweimal",
+    "v_none": "— (nur Verfluchte Flasche)",
+    "team": "Team",
+    "teams_short": "Teams",
+    "bottles": "Flaschen",
+    "f_bottles": "Flaschen (5–6 Spieler)",
+    "bo_one": "eine",
+    "bo_two": "zwei: die zweite Flasche",
+    "two_bottles": "2 Flaschen",
+    "solo": "solo",
+    "partner": "Partner",
+    "winner_team": "{name} gewinnen mit {points} Punkten.",
+    "game_over_line_team": "Spielende: {name} gewinnen.",
+    "log_game_end_team": "Spielende: {name} gewinnen.",
+    "team_note": "Partner teilen ihre Wertung; wer allein spielt (solo), zählt doppelt.",
+    "dealer_no_pile": "Du gibst: diesmal keine Karte für den Stapel. Warte auf die anderen…",
+    "g_devils_eye": "Teufelsauge",
+    "p_devils_eye": "2: Teufelsauge",
+    "your_turn_pile_n": "Wähle Karte {i} von {n} für den Flaschenstapel (Enter).",
+    "your_turn_pass_hand": "Wähle die Karte für Hand {n} von {name} ({which}) (Enter).",
+    "to_name_hand": "{card} an {name} (Hand {n})",
+    "log_passed_hand": "{a} gab {card} an {b} (Hand {n})",
+}

@@ -1,0 +1,279 @@
+"""The English words of the client, by message key (German: `strings_de`)."""
+
+EN: dict[str, str] = {
+    "title": "Cursed Bottle",
+    "hand_no": "Hand {n}",
+    "price": "Price",
+    "bottle": "Bottle",
+    "nobody": "nobody",
+    "pile": "Pile",
+    "cards": "{n} cards",
+    "dealer": "deals",
+    "taken": "taken",
+    "total": "total",
+    "trick": "Trick",
+    "last_trick": "Last trick",
+    "your_hand": "Your hand",
+    "hand_n": "Hand {n}",
+    "open": "open",
+    "hidden": "hidden",
+    "log": "Log",
+    "shows": "{name} shows",
+    "lopaka": "Lopaka",
+    "you": "you",
+    "waiting_start": "Waiting for players… {free} seat(s) free. Press s to start when full.",
+    "waiting": "Waiting for the others…",
+    "seat_from_hand": "A bot plays this seat to the end of the hand; it is yours from "
+                      "hand {n}.",
+    "your_turn_play": "Your turn: play a card (←/→, number, Enter or click).",
+    "your_turn_pile": "Choose the card for the bottle's pile (Enter).",
+    "your_turn_pass": "Choose the card to pass to {name} (Enter).",
+    "confirm_pass": "Pile {pile}; pass {passes}. Enter: confirm · Esc: choose again.",
+    "confirm_pass_only": "Pass {passes}. Enter: confirm · Esc: choose again.",
+    "to_name": "{card} to {name}",
+    "choose_open": "Which hand lies open? 1 or 2 (↑/↓, Enter).",
+    "sent": "Sent. Waiting for the others…",
+    "spectating": "Watching. +/− changes the speed ({speed}).",
+    "game_over_line": "Game over: {name} wins.",
+    "game_over_line_you": "Game over: you win.",
+    "reconnecting": "Connection lost, reconnecting…",
+    "reconnected": "Reconnected.",
+    "refused": "Refused: {msg}",
+    "hint_title": "Hint (best first)",
+    "hint_wait": "Thinking…",
+    "hint_none": "No hint now: it is not your turn.",
+    "hint_later": "Confirm (Enter) or choose again (Esc); hints are for the choices.",
+    "hint_points": "{value} points",
+    "hint_col_points": "points",
+    "hint_col_gap": "against the best",
+    "hint_col_share": "best in",
+    "hint_gap_best": "the best",
+    "hint_gap": "{gap} less",
+    "hint_gap_close": "{gap} less, too close to call",
+    "hint_gap_same": "as good as the best",
+    "hint_means_none": "There is only one choice: nothing to weigh.",
+    "hint_means_maxn": (
+        "Points: what you score this hand if everyone then plays perfectly for themself "
+        "with all cards face up, averaged over {deals} that fit what you have seen; best "
+        "in: how often the choice was best on those deals (ties shared)."
+    ),
+    "hint_means_paranoid": (
+        "Points: what you score this hand if the others then all play against you with "
+        "all cards face up (the worst case), averaged over {deals} that fit what you have "
+        "seen; best in: how often the choice was best on those deals (ties shared)."
+    ),
+    "hint_means_rollouts": (
+        "Points: what you score this hand if everyone then plays by simple rules of "
+        "thumb, averaged over {deals} that fit what you have seen; best in: how often the "
+        "choice was best on those deals (ties shared)."
+    ),
+    "hint_means_setup": (
+        "Points: what you score this hand if the others pile and pass by the tips and "
+        "everyone then plays by simple rules of thumb, averaged over {deals} that fit what "
+        "you have seen; best in: how often the choice was best on those deals (ties "
+        "shared)."
+    ),
+    "hint_close_note": (
+        "Too close to call: the difference may be the luck of the guessed deals."
+    ),
+    "deals_1": "1 deal",
+    "deals_n": "{n} deals",
+    "points_1": "1 point",
+    "points_n": "{n} points",
+    "why_only": "the only legal choice",
+    "why_pile": "puts {card} ({pts}) into the bottle's pile",
+    "why_pass": "passes {card} to {to}",
+    "why_open": "lays hand {n} open",
+    "why_buys": (
+        "buys the bottle at {card}: it is yours until someone buys it with a lower card"
+    ),
+    "why_buys_unless": (
+        "buys the bottle at {card}, unless a later card in this trick is higher and still "
+        "below the price"
+    ),
+    "why_takes": "takes the trick and its {pts}",
+    "why_takes_owned": (
+        "takes the trick and its {pts}, which count for nothing while you hold the bottle"
+    ),
+    "why_takes_hot": (
+        "takes the trick and its {pts}, which count against you while you hold the bottle"
+    ),
+    "why_loses": "cannot take the trick; the winner gets its {pts}",
+    "why_loses_free": "cannot take the trick, and it carries no points",
+    "hint_close": "Esc/h: close · Enter: play the best card",
+    "hand_over": "Hand {n} is over",
+    "pile_was": "The pile: {cards} ({points} points)",
+    "owner_is": "The bottle stays with {name} (price {price}).",
+    "nobody_bought": "Nobody bought the bottle.",
+    "why_owner": "owns the bottle: −{pile} pile points",
+    "why_owner_hot": "owns the bottle: −({pile} pile + {own} own) points",
+    "why_tricks": "{points} points in tricks",
+    "why_lopaka": "Lopaka (never counts)",
+    "score": "score",
+    "continue": "Enter: continue",
+    "game_over": "Game over",
+    "winner": "{name} wins with {points} points.",
+    "sheet": "Score sheet",
+    "quit_hint": "q: quit",
+    "lobby": "Tables at {target}",
+    "no_tables": "No tables yet: press n to create one.",
+    "col_name": "Table",
+    "col_rules": "Rules",
+    "col_state": "State",
+    "col_seats": "Seats",
+    "state_waiting": "waiting",
+    "state_playing": "playing",
+    "state_finished": "finished",
+    "create": "New table",
+    "f_name": "Table name",
+    "f_players": "Players",
+    "f_variant": "Variant",
+    "f_end": "Game ends",
+    "f_value": "Target points or hands",
+    "f_who": "You",
+    "w_play": "sit down and play",
+    "w_watch": "only watch (bots play)",
+    "f_bots": "Bots in the empty seats",
+    "v_plain": "plain",
+    "v_hot": "hot bottle",
+    "v_bright": "bright house (2 players)",
+    "e_target": "at a target score",
+    "e_hands": "after a number of hands",
+    "b_none": "none (wait for people)",
+    "b_create": "Create",
+    "b_cancel": "Cancel",
+    "rules_title": "Rules",
+    "seat_empty": "(empty)",
+    "seat_bot": "bot",
+    "connecting": "Connecting to {target}…",
+    "cannot_connect": "Cannot reach {target}: {msg}",
+    "log_hand": "— Hand {n}: {name} deals —",
+    "log_hand_you": "— Hand {n}: you deal —",
+    "log_lopaka": "Lopaka's open hand: {cards}",
+    "log_passed": "{a} passed {card} to {b}",
+    "log_passed_hidden": "{a} passed a card to {b}",
+    "log_open": "{name} lays hand {n} open: {cards}",
+    "log_open_you": "You lay hand {n} open: {cards}",
+    "log_trick": "{name} wins trick {n}",
+    "log_trick_you": "You win trick {n}",
+    "log_buys": "{name} wins trick {n} and buys the bottle at {price}",
+    "log_buys_you": "You win trick {n} and buy the bottle at {price}",
+    "log_hand_end": "Hand {n} over: {scores}",
+    "log_game_end": "Game over: {name} wins.",
+    "log_game_end_you": "Game over: you win.",
+    "log_speed": "Speed: {speed}",
+    "speed_instant": "instant",
+    "speed_s": "{s} s per step",
+    "plays": "plays",
+    "trick_to": "{name} takes it",
+    "trick_to_you": "You take it",
+    "my_pile": "Your card in the pile",
+    "my_pile_n": "Your cards in the pile",
+    "trick_buys": "{name} buys the bottle at {price}",
+    "trick_buys_you": "You buy the bottle at {price}",
+    "keys_table": "Enter play · ←→ choose · h hint · ? rules · Esc undo · q quit",
+    "keys_watch": "+/− speed · ? rules · q quit",
+    "keys_table_online": (
+        "Enter play · ←→ choose · h hint · t tutor {state} · ? rules · Esc undo · q quit"
+    ),
+    "on": "on",
+    "off": "off",
+    "continue_review": "Enter: continue · r: review this hand",
+    "lobby_keys": (
+        "n: new table · Enter: join · w: watch · h: history · r: refresh · q: quit"
+    ),
+    "lobby_held": "★ = you hold a seat there (Enter resumes it)",
+    "history": "Finished hands at {target}",
+    "history_keys": "Enter: review · r: refresh · Esc: back",
+    "history_none": "No finished hands yet.",
+    "history_loading": "Loading…",
+    "col_hand": "Hand",
+    "col_players": "Players and scores",
+    "col_when": "Finished",
+    "review": "Review",
+    "review_hands": "The hands as played",
+    "review_title": "Review: {table}, hand {n}",
+    "review_wait": (
+        "Analysing… (the solver plays every card out for every player; this can take "
+        "a while)"
+    ),
+    "review_failed": "No review: {msg}",
+    "review_keys": "↑/↓/PgUp/PgDn: scroll · Esc: close",
+    "review_dealer": "{name} deals",
+    "review_from": "Cards are valued from trick {n} on.",
+    "review_seat": "Seat",
+    "review_card": "Card",
+    "review_value": "Value",
+    "review_best": "Best",
+    "review_loss": "Cost",
+    "review_forced": "forced",
+    "review_takes": "{name} takes trick {n}",
+    "review_buys": "{name} takes trick {n} and buys the bottle at {price}",
+    "review_summary": "Against perfect play (each for themself)",
+    "review_worst": "Worst case",
+    "review_score": "Score",
+    "review_total_loss": "Lost",
+    "review_mistakes": "Mistakes",
+    "review_analysed": "Cards valued",
+    "review_price": "Final price: {price}",
+    "review_means": (
+        "Value: the points the player ends this hand with if, from that card on, everyone "
+        "plays perfectly for themself with all cards face up; cost: the points the card "
+        "played gave away against the best card (a mistake when above 0)."
+    ),
+    "review_means_worst": (
+        "Worst case: the same value if the others all played against them."
+    ),
+    "review_skipped": (
+        "Cards of tricks {first}–{last} are not valued: solving them exactly for every "
+        "player takes too long."
+    ),
+    "review_skipped_one": (
+        "Cards of trick {first} are not valued: solving them exactly for every player "
+        "takes too long."
+    ),
+    "tutor_on": "Tutor on: you are asked before a card that loses more than {points} points.",
+    "tutor_off": "Tutor off.",
+    "tutor_thinking": "The tutor is thinking…",
+    "tutor_title": "Are you sure?",
+    "quit_title": "Quit the game?",
+    "quit_keys": (
+        "k  keep my seat: join again later (Enter on the starred table);\n"
+        "   a stand-in bot plays for you if the table has one\n"
+        "l  give my seat up for another player or a bot\n"
+        "Esc  stay"
+    ),
+    "tutor_text": "{card} is worth {value}; {best} is worth {best_value} ({loss} points more).",
+    "tutor_keys": "y: play it anyway · n/Esc: choose again",
+    "tutor_failed": "The tutor could not answer ({msg}); the card was not played.",
+    "resumed": "Resumed your seat {seat} at this table.",
+    "g_cursed": "Cursed Bottle",
+    "g_imp": "Bottle Imp",
+    "f_game": "Game",
+    "f_teams": "Teams (4–6 players)",
+    "t_off": "none: everyone alone",
+    "t_on": "partners sit opposite",
+    "t_singles": "six: two pairs, two alone (2-2-1-1)",
+    "e_default": "each player deals twice",
+    "v_none": "— (Cursed Bottle only)",
+    "team": "team",
+    "teams_short": "teams",
+    "bottles": "Bottles",
+    "f_bottles": "Bottles (5–6 players)",
+    "bo_one": "one",
+    "bo_two": "two: the second bottle",
+    "two_bottles": "2 bottles",
+    "solo": "solo",
+    "partner": "partner",
+    "winner_team": "{name} win with {points} points.",
+    "game_over_line_team": "Game over: {name} win.",
+    "log_game_end_team": "Game over: {name} win.",
+    "team_note": "Partners share their score; a player alone (solo) counts double.",
+    "dealer_no_pile": "You deal: no card for the pile this hand. Waiting for the others…",
+    "g_devils_eye": "Devil's Eye",
+    "p_devils_eye": "2: Devil's Eye",
+    "your_turn_pile_n": "Choose pile card {i} of {n} for the bottle's pile (Enter).",
+    "your_turn_pass_hand": "Choose the card for {name}'s hand {n} ({which}) (Enter).",
+    "to_name_hand": "{card} to {name} (hand {n})",
+    "log_passed_hand": "{a} passed {card} to {b} (hand {n})",
+}
