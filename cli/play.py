@@ -123,11 +123,11 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None):
     try:
         return _rules(args, players)
     except RulesError as exc:
-        field, _, why = str(exc).partition(": ")
+        field = exc.field
         option = "--seats" if field == "players" and players is not None else _OPTIONS.get(field)
         if option is None:
             raise
-        raise RulesError(f"{option}: {why}") from None
+        raise RulesError(option, exc.reason) from None
 
 
 def _rules(args: argparse.Namespace, players: int | None):

@@ -1,8 +1,15 @@
-"""Why an action is refused: the rule broken, in words a player understands."""
+"""Why an action is refused: the rule broken and its facts, in words a player understands."""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
+
+#: How a message names a seat of the hand (a table names them its own way).
+SeatName = Callable[[int], str]
+
+#: The facts of a refusal that are seats of the hand (`recipients` is a tuple of them).
+SEAT_FACTS = frozenset({"seat", "to", "turn", "other", "recipients"})
 
 
 class Rule(enum.Enum):
@@ -22,9 +29,46 @@ class Rule(enum.Enum):
     DEALER_KEEPS_CARDS = "the dealer lays no pile card"
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse; the state it was offered to is unchanged."""
+def hand_seat(seat: int) -> str:
+    """The engine's own name of a seat: its number in the hand."""
+    return f"seat {seat}"
 
-    def __init__(self, rule: Rule, message: str) -> None:
-        super().__init__(message)
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the state it was offered to is unchanged.
+
+    It carries the rule, the seat and card the action named (None where it
+    named none) and the other facts its message uses (`facts`: the seat whose
+    turn it is, the suit led, the hand...); `text` is the message with those
+    facts left as `str.format` fields, so `message` can name the seats as the
+    caller names them.
+    """
+
+    def __init__(
+        self, rule: Rule, text: str, *, seat: object = None, card: object = None, **facts: object
+    ) -> None:
         self.rule = rule
+        self.text = text
+        self.seat = seat
+        self.card = card
+        self.facts: Mapping[str, object] = facts
+        super().__init__(self.message())
+
+    def message(self, seat_name: SeatName = hand_seat) -> str:
+        """The refusal in words, each seat named by `seat_name` (called with every
+        int the action named as a seat, whether or not the hand has that seat);
+        the default gives `str(self)`."""
+        values = {"seat": self.seat, "card": self.card, **self.facts}
+        shown = {
+            name: _seats(value, seat_name) if name in SEAT_FACTS else value
+            for name, value in values.items()
+        }
+        return self.text.format_map(shown)
+
+
+def _seats(value: object, seat_name: SeatName) -> str:
+    if isinstance(value, tuple):
+        return " and ".join(_seats(v, seat_name) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return seat_name(value)
+    return f"seat {value!r}"

@@ -114,7 +114,9 @@ class Game:
     def apply(self, action: Action) -> None:
         """Carry out one action of the current hand, or raise IllegalAction."""
         if self.is_over:
-            raise IllegalAction(Rule.GAME_OVER, "the game is over")
+            raise IllegalAction(
+                Rule.GAME_OVER, "the game is over", seat=getattr(action, "seat", None)
+            )
         self.hand.apply(action)
         self.actions.append(action)
         if self.hand.phase is Phase.OVER:

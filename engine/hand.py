@@ -409,28 +409,48 @@ class Hand:
 
     def _require(self, phase: Phase, seat: int, what: str) -> None:
         if self.phase is Phase.OVER:
-            raise IllegalAction(Rule.GAME_OVER, f"the hand is over: no one can {what} now")
+            raise IllegalAction(
+                Rule.GAME_OVER, "the hand is over: no one can {what} now", seat=seat, what=what
+            )
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise IllegalAction(Rule.NO_SUCH_SEAT, f"there is no seat {seat!r} at this table")
+            raise IllegalAction(
+                Rule.NO_SUCH_SEAT,
+                "there is no {seat} at this table",
+                seat=seat,
+            )
         if self.phase is not phase:
             raise IllegalAction(
                 Rule.WRONG_PHASE,
-                f"seat {seat} cannot {what} now: the hand is in the {self.phase.value} phase",
+                "{seat} cannot {what} now: the hand is in the {phase.value} phase",
+                seat=seat,
+                what=what,
+                phase=self.phase,
             )
         if seat == self.lopaka:
             raise IllegalAction(
-                Rule.LOPAKA_PLAYS_HIMSELF, f"seat {seat} is Lopaka, who plays by his own policy"
+                Rule.LOPAKA_PLAYS_HIMSELF,
+                "{seat} is Lopaka, who plays by his own policy",
+                seat=seat,
             )
 
     def _require_held(self, seat: int, holder: int, card: Card, what: str) -> None:
         if not isinstance(card, Card) or card.deck_name != self.deck.name:
-            raise IllegalAction(Rule.CARD_NOT_HELD, f"{card!r} is not a card of this deck")
-        if not self.holdings[holder] >> card.index & 1:
-            where = ""
-            if self.rules.two_hands and not (self.phase is Phase.PLAY and self.rules.devils_eye):
-                where = f" in hand {holder % 2 + 1}"
             raise IllegalAction(
-                Rule.CARD_NOT_HELD, f"seat {seat} cannot {what} {card}: it does not hold it{where}"
+                Rule.CARD_NOT_HELD, "{card!r} is not a card of this deck", seat=seat, card=card
+            )
+        if not self.holdings[holder] >> card.index & 1:
+            text = "{seat} cannot {what} {card}: it does not hold it"
+            hand = None
+            if self.rules.two_hands and not (self.phase is Phase.PLAY and self.rules.devils_eye):
+                text, hand = text + " in hand {hand_number}", holder % 2
+            raise IllegalAction(
+                Rule.CARD_NOT_HELD,
+                text,
+                seat=seat,
+                card=card,
+                what=what,
+                hand=hand,
+                hand_number=None if hand is None else hand + 1,
             )
 
     def _pile(self, action: PileCard) -> None:
@@ -439,11 +459,16 @@ class Hand:
         if seat not in self.pile_seats:
             raise IllegalAction(
                 Rule.DEALER_KEEPS_CARDS,
-                f"seat {seat} deals to five and so lays no card into the pile",
+                "{seat} deals to five and so lays no card into the pile",
+                seat=seat,
+                card=card,
             )
         if seat not in self.to_act():
             raise IllegalAction(
-                Rule.ALREADY_CHOSEN, f"seat {seat} has already put its card into the pile"
+                Rule.ALREADY_CHOSEN,
+                "{seat} has already put its card into the pile",
+                seat=seat,
+                card=card,
             )
         holder = self.setup_holder(seat)
         self._require_held(seat, holder, card, "put into the pile")
@@ -459,22 +484,33 @@ class Hand:
         self._require(Phase.PASS, seat, "pass a card")
         recipients = self.recipients(seat)
         if to not in recipients:
-            names = " and ".join(f"seat {r}" for r in recipients)
             raise IllegalAction(
                 Rule.PASS_TO_NON_NEIGHBOUR,
-                f"seat {seat} may pass only to {names}, not to seat {to!r}",
+                "{seat} may pass only to {recipients}, not to {to}",
+                seat=seat,
+                card=card,
+                to=to,
+                recipients=tuple(recipients),
             )
         if to in self.passes.get(seat, {}):
             raise IllegalAction(
-                Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its card for seat {to}"
+                Rule.ALREADY_CHOSEN,
+                "{seat} has already chosen its card for {to}",
+                seat=seat,
+                card=card,
+                to=to,
             )
         holder = self.setup_holder(seat)
         for other, chosen in self.passes.get(seat, {}).items():
             if isinstance(card, Card) and chosen == card.index:
                 raise IllegalAction(
                     Rule.SAME_CARD_TWICE,
-                    f"seat {seat} cannot pass {card} twice: it is already chosen for "
-                    f"seat {other}, and each neighbour gets a card of its own",
+                    "{seat} cannot pass {card} twice: it is already chosen for "
+                    "{other}, and each neighbour gets a card of its own",
+                    seat=seat,
+                    card=card,
+                    to=to,
+                    other=other,
                 )
         self._require_held(seat, holder, card, "pass")
         self.holdings[holder] &= ~card.mask
@@ -500,10 +536,12 @@ class Hand:
         self._require(Phase.OPEN, seat, "choose the open hand")
         if seat in self._pending_open:
             raise IllegalAction(
-                Rule.ALREADY_CHOSEN, f"seat {seat} has already chosen its open hand"
+                Rule.ALREADY_CHOSEN, "{seat} has already chosen its open hand", seat=seat
             )
         if action.hand not in (0, 1):
-            raise IllegalAction(Rule.WRONG_HAND, f"hand {action.hand!r} is not 0 or 1")
+            raise IllegalAction(
+                Rule.WRONG_HAND, "hand {hand!r} is not 0 or 1", seat=seat, hand=action.hand
+            )
         self._pending_open[seat] = action.hand
         self._emit(OpenHandChosen(seat, action.hand))
         if not self.to_act():
@@ -520,7 +558,10 @@ class Hand:
         if seat != self.holder_seat[holder]:
             raise IllegalAction(
                 Rule.NOT_YOUR_TURN,
-                f"seat {seat} cannot play now: it is seat {self.holder_seat[holder]}'s turn",
+                "{seat} cannot play now: it is {turn}'s turn",
+                seat=seat,
+                card=card,
+                turn=self.holder_seat[holder],
             )
         if isinstance(card, Card):
             holder = self.holder_of_card(card.index)
@@ -530,15 +571,23 @@ class Hand:
             suit_masks, suit_of = self.deck.suit_masks, self.deck.suit_of
             follow = self.holdings[holder] & suit_masks[suit_of[led]]
             if follow and not follow >> card.index & 1:
-                suit = self.deck.cards[led].suit.display()
-                holds = f"it holds {suit}"
+                text = "{seat} must follow suit: {suit} were led and it holds {suit}"
+                hand = None
                 if self.rules.devils_eye:
-                    holds = (
-                        f"its {_HAND_NAMES[holder % 2]} hand, which {card} is in, holds "
-                        f"{suit} (each hand follows suit on its own)"
+                    hand = holder % 2
+                    text = (
+                        "{seat} must follow suit: {suit} were led and its {hand_name} hand, "
+                        "which {card} is in, holds {suit} (each hand follows suit on its own)"
                     )
                 raise IllegalAction(
-                    Rule.FOLLOW_SUIT, f"seat {seat} must follow suit: {suit} were led and {holds}"
+                    Rule.FOLLOW_SUIT,
+                    text,
+                    seat=seat,
+                    card=card,
+                    led=self.deck.cards[led],
+                    suit=self.deck.cards[led].suit.display(),
+                    hand=hand,
+                    hand_name=None if hand is None else _HAND_NAMES[hand],
                 )
         self._put(holder, card.index)
         self.autoplay()
@@ -703,9 +752,7 @@ class Hand:
         if self.shelf:
             owners = [self.owner] + [o for *_, o in self.shelf]
             pile = self.pile_points()
-            return tuple(
-                -pile * owners.count(s) if s in owners else t for s, t in enumerate(taken)
-            )
+            return tuple(-pile * owners.count(s) if s in owners else t for s, t in enumerate(taken))
         if self.owner is None:
             return taken
         pile = self.pile_points()

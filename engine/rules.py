@@ -10,7 +10,13 @@ from .cards import BOTTLE_IMP, BOTTLE_IMP_FULL, CURSED_BOTTLE, Deck
 
 
 class RulesError(ValueError):
-    """A rule set that cannot be played; the message names the field."""
+    """A rule set that cannot be played: the field it names (None for the whole
+    set) and why; the message is `field: reason`."""
+
+    def __init__(self, field: str | None, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(reason if field is None else f"{field}: {reason}")
 
 
 class Edition(enum.Enum):
@@ -66,32 +72,33 @@ class Rules:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         if not isinstance(self.edition, Edition):
-            raise RulesError(f"game: {self.edition!r} is not one of {_editions()}")
+            raise RulesError("game", f"{self.edition!r} is not one of {_editions()}")
         allowed = PLAYERS[self.edition]
         if type(self.players) is not int or self.players not in allowed:
             raise RulesError(
-                f"players: {self.players!r} is not {_either(allowed)} in {self.edition.value}"
+                "players", f"{self.players!r} is not {_either(allowed)} in {self.edition.value}"
             )
         original = self.edition is Edition.BOTTLE_IMP
         for name in ("hot_bottle", "bright_house"):
             if original and getattr(self, name):
-                raise RulesError(f"{name}: a Cursed Bottle variant, not part of the Bottle Imp")
+                raise RulesError(name, "a Cursed Bottle variant, not part of the Bottle Imp")
         if self.teams and not (original and self.players >= 4):
-            raise RulesError("teams: the team mode is the Bottle Imp's, for 4 to 6 players")
+            raise RulesError("teams", "the team mode is the Bottle Imp's, for 4 to 6 players")
         if self.singles and not (self.teams and self.players == 6):
             raise RulesError(
-                "singles: two playing alone (2-2-1-1) is a split of the team mode for six: "
-                "it needs teams and 6 players"
+                "singles",
+                "two playing alone (2-2-1-1) is a split of the team mode for six: "
+                "it needs teams and 6 players",
             )
         if self.second_bottle and not (original and self.players >= 5):
             raise RulesError(
-                "second_bottle: the second bottle is the Bottle Imp's, for 5 or 6 players"
+                "second_bottle", "the second bottle is the Bottle Imp's, for 5 or 6 players"
             )
         if self.bright_house and self.players != 2:
-            raise RulesError("bright_house: the bright house is a two-player variant")
+            raise RulesError("bright_house", "the bright house is a two-player variant")
         if self.hands is not None:
             if type(self.hands) is not int or self.hands < 1:
-                raise RulesError(f"hands: {self.hands!r} is not a positive number of hands")
+                raise RulesError("hands", f"{self.hands!r} is not a positive number of hands")
             set_(self, "target", None)
         elif self.target is None:
             if original:
@@ -99,15 +106,15 @@ class Rules:
             else:
                 set_(self, "target", 100)
         elif type(self.target) is not int or self.target < 1:
-            raise RulesError(f"target: {self.target!r} is not a positive score")
+            raise RulesError("target", f"{self.target!r} is not a positive score")
         if type(self.hand_limit) is not int or self.hand_limit < 1:
-            raise RulesError(f"hand_limit: {self.hand_limit!r} is not a positive number of hands")
+            raise RulesError("hand_limit", f"{self.hand_limit!r} is not a positive number of hands")
         want = _deck(self.edition, self.players)
         if self.deck is None:
             set_(self, "deck", want)
         elif len(self.deck) != len(want):
             raise RulesError(
-                f"deck: {self.deck.name} has {len(self.deck)} cards, these rules need {len(want)}"
+                "deck", f"{self.deck.name} has {len(self.deck)} cards, these rules need {len(want)}"
             )
 
     @property
@@ -261,22 +268,22 @@ class Rules:
         """Read a `rules` object (records, positions, the store): the hand's rules
         only, so how the game ends is not read.  Raises RulesError naming the field."""
         if not isinstance(obj, Mapping):
-            raise RulesError('expected an object like {"players": 3, "hot_bottle": false}')
+            raise RulesError(None, 'expected an object like {"players": 3, "hot_bottle": false}')
         game = obj.get("game", Edition.CURSED_BOTTLE.value)
         try:
             edition = Edition(game)
         except ValueError:
-            raise RulesError(f"game: {game!r} is not one of {_editions()}") from None
+            raise RulesError("game", f"{game!r} is not one of {_editions()}") from None
         if "players" not in obj:
-            raise RulesError("players: missing")
+            raise RulesError("players", "missing")
         players = obj["players"]
         if type(players) is not int:
-            raise RulesError(f"players: {players!r} is not {_either(PLAYERS[edition])}")
+            raise RulesError("players", f"{players!r} is not {_either(PLAYERS[edition])}")
         flags = {}
         for name in ("hot_bottle", "bright_house", "teams", "second_bottle", "singles"):
             flag = obj.get(name, False)
             if not isinstance(flag, bool):
-                raise RulesError(f"{name}: {flag!r} is not true or false")
+                raise RulesError(name, f"{flag!r} is not true or false")
             flags[name] = flag
         return cls(players=players, edition=edition, **flags)
 

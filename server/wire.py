@@ -162,7 +162,7 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
     try:
         edition = _EDITIONS.get(msg.game)
         if edition is None:
-            raise RulesError(f"game: {msg.game} is not a game this server knows")
+            raise RulesError("game", f"{msg.game} is not a game this server knows")
         kw = {
             "edition": edition,
             "teams": msg.teams,
@@ -171,11 +171,11 @@ def rules_from_msg(msg: pb.Rules) -> Rules:
         }
         if end == "hands":
             if not 1 <= msg.hands <= MAX_HANDS:
-                raise RulesError(f"hands: {msg.hands} is not between 1 and {MAX_HANDS}")
+                raise RulesError("hands", f"{msg.hands} is not between 1 and {MAX_HANDS}")
             kw["hands"] = msg.hands
         elif end == "target":
             if not 1 <= msg.target <= MAX_TARGET:
-                raise RulesError(f"target: {msg.target} is not between 1 and {MAX_TARGET}")
+                raise RulesError("target", f"{msg.target} is not between 1 and {MAX_TARGET}")
             kw["target"] = msg.target
         return Rules(players, msg.hot_bottle, msg.bright_house, **kw)
     except RulesError as exc:
