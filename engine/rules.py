@@ -246,8 +246,23 @@ class Rules:
             return 8
         return 11 if self.lopaka else self.deal_size - 1
 
-    def to_json(self) -> dict:
-        """The `rules` object of FORMATS.md (extra fields are allowed there)."""
+    def to_json(self, whole: bool = False) -> dict:
+        """The `rules` object of FORMATS.md (extra fields are allowed there): the
+        hand's rules.  `whole`: every field, how the game ends and the deck's name
+        included, each written even when it is the default (the server's tables)."""
+        if whole:
+            return {
+                "players": self.players,
+                "hot_bottle": self.hot_bottle,
+                "bright_house": self.bright_house,
+                "target": self.target,
+                "hands": self.hands,
+                "deck": self.deck.name,
+                "game": self.edition.value,
+                "teams": self.teams,
+                "second_bottle": self.second_bottle,
+                "singles": self.singles,
+            }
         out: dict = {"players": self.players}
         if self.original:
             out["game"] = self.edition.value
@@ -264,9 +279,11 @@ class Rules:
         return out
 
     @classmethod
-    def from_json(cls, obj: object) -> Rules:
-        """Read a `rules` object (records, positions, the store): the hand's rules
-        only, so how the game ends is not read.  Raises RulesError naming the field."""
+    def from_json(cls, obj: object, whole: bool = False) -> Rules:
+        """Read a `rules` object (records, positions, the store).  A hand's rules
+        do not say how the game ends; `whole` reads that too (`hands`, else
+        `target`) and checks a `deck` name against the deck these rules play.
+        Raises RulesError naming the field."""
         if not isinstance(obj, Mapping):
             raise RulesError(None, 'expected an object like {"players": 3, "hot_bottle": false}')
         game = obj.get("game", Edition.CURSED_BOTTLE.value)
@@ -285,7 +302,16 @@ class Rules:
             if not isinstance(flag, bool):
                 raise RulesError(name, f"{flag!r} is not true or false")
             flags[name] = flag
-        return cls(players=players, edition=edition, **flags)
+        if whole:
+            hands = obj.get("hands")
+            flags["hands"] = hands
+            flags["target"] = obj.get("target") if hands is None else None
+        rules = cls(players=players, edition=edition, **flags)
+        if whole and obj.get("deck", rules.deck.name) != rules.deck.name:
+            raise RulesError(
+                "deck", f"{obj['deck']!r} is not {rules.deck.name}, the deck of these rules"
+            )
+        return rules
 
 
 def _deck(edition: Edition, players: int) -> Deck:
