@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import Card, Suit, iter_bits
 from .events import Phase
-from .hand import Hand
+from .hand import Hand, Stage, stages
 from .rules import Rules
 from .tricks import Trick
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    seat: int
+    #: The seat whose view this is; None: a spectator's, which shows what lies face up.
+    seat: int | None
     rules: Rules
     hand_number: int
     dealer: int
@@ -70,6 +71,15 @@ class SeatView:
     unseen: tuple[Card, ...]
     #: Running totals per player.
     totals: tuple[int, ...]
+    #: Pile cards the seat still lays in this pile stage (0 outside one).
+    pile_owed: int = 0
+    #: The passes the seat still chooses in this pass stage: (receiver, the receiver's
+    #: hand where it must be told apart, else None), in the order they are asked.
+    pass_targets: tuple[tuple[int, int | None], ...] = ()
+    #: Every pass the seat still chooses in this setup, in the order the stages ask for
+    #: them: from the pile stage on, the passes of the pass stages that follow it
+    #: (Devil's Eye: to the receiver's first hand, then to its second).
+    pass_plan: tuple[tuple[int, int | None], ...] = ()
 
     @property
     def my_cards(self) -> tuple[Card, ...]:
@@ -92,8 +102,49 @@ class SeatView:
         return tuple(a.card for a in self.legal_actions if hasattr(a, "card"))
 
 
-def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=None) -> SeatView:
-    """The view of `seat` (never Lopaka's: he does not decide) on a hand."""
+def _stage_index(hand: Hand, order: tuple[Stage, ...]) -> int:
+    """Where the hand is in its stages (each stage is one phase, hand and receiver's hand)."""
+    return next(
+        i
+        for i, s in enumerate(order)
+        if (s.phase, s.hand, s.to_hand) == (hand.phase, hand.stage_hand, hand.pass_to_hand)
+    )
+
+
+def _setup_facts(hand: Hand, seat: int | None) -> tuple[int, tuple, tuple]:
+    """(pile cards owed, this stage's passes still to choose, the setup's passes still
+    to choose) of `seat`, as the hand's stages ask for them."""
+    phase = hand.phase
+    if seat is None or seat == hand.lopaka or phase not in (Phase.PILE, Phase.PASS):
+        return 0, (), ()
+    order = stages(hand.rules)
+    i = _stage_index(hand, order)
+    told = hand.rules.devils_eye  # passes to both of the receiver's hands in one setup
+    owed = 0
+    now: tuple[tuple[int, int | None], ...] = ()
+    if phase is Phase.PILE:
+        if seat in hand.pile_seats:
+            owed = max(0, order[i].piled - len(hand.pile_by_seat[seat]))
+    else:
+        given = hand.passes.get(seat, {})
+        now = tuple(
+            (to, hand.pass_to_hand if told else None)
+            for to in hand.recipients(seat)
+            if to not in given
+        )
+    later = []
+    for stage in order[i + 1 :]:
+        if stage.phase is not Phase.PASS:
+            break
+        later.extend((to, stage.to_hand if told else None) for to in hand.recipients(seat))
+    return owed, now, (*now, *later)
+
+
+def observe(
+    hand: Hand, seat: int | None, totals: tuple[int, ...] = (), seat_players=None
+) -> SeatView:
+    """The view of `seat` (never Lopaka's: he does not decide) on a hand; None: a
+    spectator's view, which sees only what lies face up."""
     deck = hand.deck
     cards = deck.cards
     cards_of = deck.cards_of
@@ -136,6 +187,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
     if hand.phase is Phase.OVER:
         for c in hand.pile:
             seen |= 1 << c
+    pile_owed, pass_targets, pass_plan = _setup_facts(hand, seat)
 
     return SeatView(
         seat=seat,
@@ -148,7 +200,9 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         stage_hand=hand.stage_hand,
         pass_to_hand=hand.pass_to_hand,
         to_act=hand.to_act(),
-        legal_actions=tuple(hand.legal_actions(seat)) if seat != hand.lopaka else (),
+        legal_actions=(
+            tuple(hand.legal_actions(seat)) if seat not in (None, hand.lopaka) else ()
+        ),
         holder_seat=holder_seat,
         visible=visible,
         hand_sizes=tuple(m.bit_count() for m in holdings),
@@ -173,4 +227,7 @@ def observe(hand: Hand, seat: int, totals: tuple[int, ...] = (), seat_players=No
         points_taken=hand.points_taken(),
         unseen=tuple(cards_of(deck.full_mask & ~seen)),
         totals=tuple(totals),
+        pile_owed=pile_owed,
+        pass_targets=pass_targets,
+        pass_plan=pass_plan,
     )

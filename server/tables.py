@@ -36,6 +36,7 @@ from cursedbottle.engine.events import HandEnded
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.view import observe
 from cursedbottle.v1 import game_pb2, table_pb2
 
 from . import wire
@@ -320,6 +321,10 @@ class Table:
                 out.legal_actions.extend(
                     wire.action_msg(a, seats) for a in game.legal_actions(seat)
                 )
+            out.view.CopyFrom(wire.view_msg(game.view(player)))
+        else:  # a spectator, or a seat taken mid-hand that watches until its hand
+            public = observe(game.hand, None, tuple(game.totals), game.seatings[-1])
+            out.view.CopyFrom(wire.view_msg(public))
         return out
 
     def event_msgs(self, player: int | None, start: int, end: int) -> Iterator[game_pb2.GameEvent]:

@@ -145,6 +145,7 @@ def rules_msg(rules: Rules) -> pb.Rules:
     msg.singles = rules.singles
     msg.start_price = rules.deck.joker_name
     msg.pile_per_stage = rules.pile_per_stage
+    add_rule_facts(msg, rules)
     if rules.hands is not None:
         msg.hands = rules.hands
     else:
@@ -353,13 +354,30 @@ def deal_msg(hand: Hand, seats: SeatMap) -> pb.HandDeal:
 # -------------------------------------------------------------------- view
 
 
+def add_rule_facts(msg: pb.Rules, rules: Rules) -> None:
+    """What the rules imply, for clients that hold no rule (table seats are players)."""
+    for side in rules.sides:
+        msg.sides.add().seats.extend(side)
+    msg.lopaka, msg.two_hands, msg.devils_eye = rules.lopaka, rules.two_hands, rules.devils_eye
+    msg.tricks = rules.tricks
+
+
+def _add_pass_targets(field, targets, to_wire: tuple[int, ...]) -> None:
+    for to, hand in targets:
+        target = field.add(to=to_wire[to])
+        if hand is not None:
+            target.hand = hand
+
+
 def view_msg(view: SeatView) -> pb.SeatView:
-    """A seat's view (engine `Game.view`) on the wire."""
+    """A seat's view (engine `Game.view`; a spectator's `observe(hand, None)`) on the wire."""
     seats = seat_map(view.seat_players, view.rules.players)
     w = seats.to_wire
     bright = view.rules.two_hands
     out = pb.SeatView(
-        seat=w[view.seat],
+        seat=0 if view.seat is None else w[view.seat],
+        spectator=view.seat is None,
+        pile_owed=view.pile_owed,
         hand_number=view.hand_number,
         dealer=w[view.dealer],
         phase=_PHASES[view.phase],
@@ -414,4 +432,6 @@ def view_msg(view: SeatView) -> pb.SeatView:
         add_cards(taken.cards, view.taken[hand_seat])
     add_cards(out.unseen, view.unseen)
     out.totals.extend(view.totals)
+    _add_pass_targets(out.pass_targets, view.pass_targets, w)
+    _add_pass_targets(out.pass_plan, view.pass_plan, w)
     return out

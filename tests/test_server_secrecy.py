@@ -106,7 +106,9 @@ class Knowledge:
         assert not leaked, f"seat {me} was told of {sorted(leaked)} in {kind}"
 
     def check_view(self, view: game_pb2.SeatView) -> None:
-        assert view.seat == self.seat
+        assert view.spectator == (self.seat is None)
+        if self.seat is not None:
+            assert view.seat == self.seat
         self._new_hand(view.hand_number)
         self.lopaka = view.lopaka if view.HasField("lopaka") else None
         opened = {(o.seat, o.hand) for o in view.open_hands}
@@ -135,6 +137,11 @@ class Knowledge:
                 self.check_event(event)
             leaked = cards_in(update.batch.turn) - self.allowed
             assert not leaked, f"seat {self.seat}: turn names {sorted(leaked)}"
+            if update.batch.HasField("turn"):
+                # The turn's view (a spectator's too) holds only what the events told.
+                allowed = set(self.allowed)
+                self.check_view(update.batch.turn.view)
+                assert self.seat is not None or self.allowed == allowed, "spectator view"
         elif kind == "snapshot" and update.snapshot.HasField("view"):
             assert self.seat is not None, "a spectator gets no seat's view"
             self.check_view(update.snapshot.view)
