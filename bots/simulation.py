@@ -9,7 +9,6 @@ bots through the seats, so the luck of the cards cancels out.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -20,12 +19,7 @@ from cursedbottle.engine.game import Game
 from cursedbottle.engine.rules import Rules
 
 from .base import make_bot, play_hand_with_bots
-
-
-def stable_seed(*parts: object) -> int:
-    """A seed from parts, the same in every process (unlike `hash`)."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "little")
+from .seeds import stable_seed
 
 
 @dataclass(frozen=True, slots=True)

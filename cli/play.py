@@ -176,7 +176,7 @@ def run_text(args: argparse.Namespace) -> int:
     import secrets
 
     from cursedbottle.bots import make_bot
-    from cursedbottle.bots.simulation import stable_seed
+    from cursedbottle.bots.seeds import stable_seed
     from cursedbottle.engine.rules import RulesError
 
     try:
