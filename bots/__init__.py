@@ -8,7 +8,8 @@ weighed by the others' plays, with the model's rollouts).  `hint` ranks a
 seat's legal actions.
 """
 
-from .base import Bot, make_bot, play_hand_with_bots
+from .base import Bot, play_hand_with_bots
 from .hints import Hint, HintLine, hint
+from .registry import make_bot
 
 __all__ = ["Bot", "Hint", "HintLine", "hint", "make_bot", "play_hand_with_bots"]

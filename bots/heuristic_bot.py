@@ -22,7 +22,6 @@ from cursedbottle.engine.tricks import policy_card
 from cursedbottle.engine.view import SeatView
 from cursedbottle.solver.cancel import check_cancelled
 
-from .base import register
 from .sampling import position_of, sample_deal
 
 
@@ -77,6 +76,3 @@ def shedding_order(cards: Sequence[Card], card: Card, joker_position: int) -> tu
     suit_length = sum(1 for c in cards if c.suit == card.suit)
     low = card.index < joker_position
     return (card.index + (suit_length * 1.5 if low else 0.0), card.index)
-
-
-register("heuristic")(HeuristicBot)

@@ -14,7 +14,6 @@ import random
 from cursedbottle.engine.actions import Action, Play
 from cursedbottle.engine.view import SeatView
 
-from .base import register
 from .heuristic_bot import HeuristicBot
 from .policy import model_card
 from .sampling import position_of, sample_deal
@@ -38,6 +37,3 @@ class ModelBot:
         hand = position_of(view, sample_deal(view, self.rng))
         card = model_card(hand, len(view.trick_order))
         return next(a for a in actions if a.card.index == card)
-
-
-register("model")(ModelBot)

@@ -24,7 +24,6 @@ from cursedbottle.engine.actions import Action, Play
 from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView
 
-from .base import register
 from .heuristic_bot import HeuristicBot
 from .search import ActionValue, clearly_better, evaluate
 
@@ -45,13 +44,19 @@ def follows_tips(rules: Rules) -> bool:
 class PimcBot:
     """`budget` is seconds per decision (`pimc:0.3`), `samples` guessed deals
     per decision (`pimc:n64`, budget None: the same effort on a loaded
-    machine as on an idle one); with both, whichever ends first."""
+    machine as on an idle one); with both, whichever ends first.  `name`: the
+    bot's name with its effort, so statistics keep efforts apart."""
 
     name = "pimc"
 
     def __init__(
-        self, seed: int = 0, budget: float | None = 1.0, samples: int | None = None
+        self,
+        seed: int = 0,
+        budget: float | None = 1.0,
+        samples: int | None = None,
+        name: str | None = None,
     ) -> None:
+        self.name = type(self).name if name is None else name
         self.rng = random.Random(seed)
         self.budget = budget
         self.samples = samples
@@ -75,6 +80,3 @@ class PimcBot:
         default = self.tips.act(view)
         prior = next(av for av in ranked if av.action == default)
         return ranked[0].action if clearly_better(ranked[0], prior) else default
-
-
-register("pimc", budgeted=True)(PimcBot)

@@ -7,8 +7,6 @@ import random
 from cursedbottle.engine.actions import Action
 from cursedbottle.engine.view import SeatView
 
-from .base import register
-
 
 class RandomBot:
     name = "random"
@@ -18,6 +16,3 @@ class RandomBot:
 
     def act(self, view: SeatView) -> Action:
         return self.rng.choice(view.legal_actions)
-
-
-register("random")(RandomBot)

@@ -13,8 +13,6 @@ from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, 
 from cursedbottle.engine.tricks import policy_card
 from cursedbottle.engine.view import SeatView
 
-from .base import register
-
 
 class RuleBot:
     name = "rule"
@@ -35,6 +33,3 @@ class RuleBot:
         if isinstance(first, ChooseOpen):
             return first
         raise ValueError(f"no rule for {first!r}")
-
-
-register("rule")(RuleBot)

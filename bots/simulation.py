@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.rules import Rules
 
-from .base import make_bot, play_hand_with_bots
+from .base import play_hand_with_bots
+from .registry import make_bot
 from .seeds import stable_seed
 
 

@@ -16,7 +16,6 @@ import time
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.view import SeatView
 
-from .base import register
 from .heuristic_bot import rollout
 from .inference import DealPool, Scorer
 from .pimc_bot import PimcBot
@@ -51,8 +50,9 @@ class StrongBot(PimcBot):
         maxn_cards: int = 0,
         rollouts: str = "model",
         exact_cards: int | None = None,
+        name: str | None = None,
     ) -> None:
-        super().__init__(seed, budget, samples)
+        super().__init__(seed, budget, samples, name)
         self.temper = temper
         self.model = model
         self.infer = infer
@@ -85,6 +85,3 @@ class StrongBot(PimcBot):
             model=model,
             policy=self.policy,
         )
-
-
-register("strong", budgeted=True)(StrongBot)

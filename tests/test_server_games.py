@@ -344,8 +344,8 @@ def test_a_bot_added_mid_game_takes_over_an_empty_seat():
 
 def test_finished_tables_make_room_for_new_ones():
     from cursedbottle.server.limits import Limits
+    from cursedbottle.server.lobby import Lobby
     from cursedbottle.server.runner import BotRunner
-    from cursedbottle.server.tables import Lobby
 
     async def main():
         lobby = Lobby(BotRunner(2), limits=Limits(max_tables=2))
@@ -373,7 +373,7 @@ def test_a_thinking_bot_does_not_delay_other_tables(monkeypatch):
     import random as random_module
     import time
 
-    from cursedbottle.bots import base
+    from cursedbottle.bots import registry
 
     class SleepyBot:
         """Thinks for a long time (sleeping releases the GIL, as the solver does)."""
@@ -387,7 +387,7 @@ def test_a_thinking_bot_does_not_delay_other_tables(monkeypatch):
             time.sleep(1.0)
             return self.rng.choice(view.legal_actions)
 
-    monkeypatch.setitem(base._REGISTRY, "sleepy", SleepyBot)
+    monkeypatch.setattr(registry, "BOTS", (*registry.BOTS, SleepyBot))
 
     async def main():
         async with serving() as (running, stub):
