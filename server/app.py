@@ -20,10 +20,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from .limits import Limits
+from .lobby import Lobby
+from .restore import restore
 from .runner import BotRunner
 from .service import SERVICE, CursedBottleService, add_to_server
-from .store import Store, restore
-from .tables import Lobby, Table
+from .store import Store
+from .tables import Table
 
 log = logging.getLogger("cursedbottle.server")
 

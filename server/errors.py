@@ -7,8 +7,13 @@ mapping from a refusal to a status code lives in one place per kind of error.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 import grpc
 from cursedbottle.engine.errors import Rule
+
+log = logging.getLogger("cursedbottle.server")
 
 #: The rules of the engine that a well-formed request can still break.
 ENGINE_RULES = {rule: grpc.StatusCode.FAILED_PRECONDITION for rule in Rule}
@@ -24,29 +29,33 @@ class ServiceError(Exception):
         self.message = message
 
 
-def invalid(rule: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, rule, message)
+def _refusal(code: grpc.StatusCode, doc: str) -> Callable[[str, str], ServiceError]:
+    def refuse(rule: str, message: str) -> ServiceError:
+        return ServiceError(code, rule, message)
+
+    refuse.__doc__ = doc
+    return refuse
 
 
-def precondition(rule: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, rule, message)
+invalid = _refusal(grpc.StatusCode.INVALID_ARGUMENT, "A request that is not well formed.")
+precondition = _refusal(grpc.StatusCode.FAILED_PRECONDITION, "Not now, or not by the rules.")
+not_found = _refusal(grpc.StatusCode.NOT_FOUND, "No such table, hand …")
+unauthenticated = _refusal(grpc.StatusCode.UNAUTHENTICATED, "A token the server does not know.")
+denied = _refusal(grpc.StatusCode.PERMISSION_DENIED, "A token or password that does not open it.")
+exhausted = _refusal(
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+    'A limit reached (docs/protocol.md, "Limits"): the message names it.',
+)
 
 
-def not_found(rule: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.NOT_FOUND, rule, message)
-
-
-def unauthenticated(rule: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, rule, message)
-
-
-def denied(rule: str, message: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.PERMISSION_DENIED, rule, message)
-
-
-def exhausted(rule: str, message: str) -> ServiceError:
-    """A limit reached (docs/protocol.md, "Limits"): the message names it."""
-    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, rule, message)
+def storage_failed(exc: Exception) -> ServiceError:
+    """What could not be written to the database did not happen (the log says why)."""
+    log.error("database: %s", exc)
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "STORAGE",
+        "the server could not save this to its database, so nothing changed (see its log)",
+    )
 
 
 def shorten(text: object, limit: int = 24) -> str:

@@ -21,7 +21,8 @@ from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import table_pb2
 
 from .errors import exhausted, precondition
-from .wire import action_msg, seat_map, set_card
+from .seating import seat_map
+from .wire import action_msg, set_card
 
 if TYPE_CHECKING:
     from cursedbottle.bots.hints import Hint, Reason

@@ -35,10 +35,12 @@ from cursedbottle.engine.records import HandRecord, RecordError, replay_hand
 from cursedbottle.v1 import table_pb2
 
 from . import wire
+from .credentials import PasswordHash, password_opens, token_hash, token_opens
 from .errors import denied, exhausted, invalid, not_found, precondition
+from .lobby import Lobby
+from .rows import StoredHand, StoredTable
 from .runner import Job
-from .store import StoredHand, StoredTable
-from .tables import Lobby, Table, password_opens, token_hash, token_opens
+from .tables import Table
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -227,12 +229,8 @@ class Reviews:
             )
         hashes = [row.host_token_sha256, *(s.token_sha256 for s in row.seats)]
         if not token_opens(token, row.password_hash, hashes):
-            await self._password(
-                client,
-                table_id,
-                password,
-                lambda p: password_opens(p, row.password_salt, row.password_hash),
-            )
+            kept = PasswordHash.stored(row.password_salt, row.password_hash)
+            await self._password(client, table_id, password, lambda p: password_opens(p, kept))
         return row
 
     async def _password(

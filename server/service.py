@@ -22,10 +22,13 @@ from cursedbottle.v1 import table_pb2
 from . import wire
 from .errors import ServiceError, denied, invalid, precondition, shorten
 from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, ask_hint
+from .lobby import Lobby
 from .names import check_shown_text
 from .peers import client_of, connection_of
 from .review import Reviews
-from .tables import Lobby, Subscriber, Table
+from .seats import Subscriber
+from .table_msgs import event_msgs, snapshot_msg, table_info, turn_msg
+from .tables import Table
 
 log = logging.getLogger("cursedbottle.server")
 
@@ -94,11 +97,12 @@ class CursedBottleService:
     async def ListTables(self, request, context) -> table_pb2.ListTablesResponse:
         self.lobby.sweep()
         out = table_pb2.ListTablesResponse()
-        out.tables.extend(t.info() for t in self.lobby.tables.values())
+        out.tables.extend(table_info(t) for t in self.lobby.tables.values())
         return out
 
     async def GetTable(self, request, context) -> table_pb2.TableResponse:
-        return table_pb2.TableResponse(table=self.lobby.table(_table_id(request.table_id)).info())
+        table = self.lobby.table(_table_id(request.table_id))
+        return table_pb2.TableResponse(table=table_info(table))
 
     async def CreateTable(self, request, context) -> table_pb2.CreateTableResponse:
         name = check_shown_text(_text(request.name, "name", MAX_NAME), "name") or "Table"
@@ -131,7 +135,7 @@ class CursedBottleService:
             stand_in_after=stand_in_after,
             stand_in_bot=stand_in_bot,
         )
-        return table_pb2.CreateTableResponse(table=table.info(), host_token=table.host_token)
+        return table_pb2.CreateTableResponse(table=table_info(table), host_token=table.host_token)
 
     async def Join(self, request, context) -> table_pb2.JoinResponse:
         table = self.lobby.table(_table_id(request.table_id))
@@ -140,12 +144,12 @@ class CursedBottleService:
         number = _seat_number(request.seat) if request.HasField("seat") else None
         await self._check_password(table, password, context)
         seat, token = table.join(name, number)
-        return table_pb2.JoinResponse(table=table.info(), seat=seat, token=token)
+        return table_pb2.JoinResponse(table=table_info(table), seat=seat, token=token)
 
     async def Leave(self, request, context) -> table_pb2.TableResponse:
         table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
         table.leave(player)
-        return table_pb2.TableResponse(table=table.info())
+        return table_pb2.TableResponse(table=table_info(table))
 
     async def AddBot(self, request, context) -> table_pb2.TableResponse:
         table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
@@ -153,17 +157,17 @@ class CursedBottleService:
         name = _text(request.bot, "bot", MAX_NAME) or "random"
         _check_bot_name(name)
         table.add_bot(number, name)
-        return table_pb2.TableResponse(table=table.info())
+        return table_pb2.TableResponse(table=table_info(table))
 
     async def RemoveBot(self, request, context) -> table_pb2.TableResponse:
         table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
         table.remove_bot(_seat_number(request.seat))
-        return table_pb2.TableResponse(table=table.info())
+        return table_pb2.TableResponse(table=table_info(table))
 
     async def Start(self, request, context) -> table_pb2.TableResponse:
         table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
         table.start()
-        return table_pb2.TableResponse(table=table.info())
+        return table_pb2.TableResponse(table=table_info(table))
 
     # --------------------------------------------------------------- play
 
@@ -174,7 +178,10 @@ class CursedBottleService:
         if request.action.HasField("seat"):
             _seat_number(request.action.seat, "action.seat")
         turn = request.turn_sequence if request.HasField("turn_sequence") else None
-        return table_pb2.ActResponse(sequence=table.act(player, request.action, turn))
+        claimed = request.action.seat if request.action.HasField("seat") else None
+        table.check_act(player, claimed, turn)
+        action = wire.action_from_msg(request.action, player, table.game)
+        return table_pb2.ActResponse(sequence=table.act(player, action, turn))
 
     async def Hint(self, request, context) -> table_pb2.HintResponse:
         table, player = self.lobby.seat(_table_id(request.table_id), _token(request.token))
@@ -189,7 +196,7 @@ class CursedBottleService:
             raise precondition("NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to do")
         view = game.view(player)
         seed = request.seed if request.HasField("seed") else len(game.actions)
-        return await ask_hint(table.runner, table.table_id, player, view, seed, budget)
+        return await ask_hint(self.lobby.runner, table.table_id, player, view, seed, budget)
 
     # ------------------------------------------------------------ reviews
 
@@ -250,11 +257,11 @@ class CursedBottleService:
 async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> None:
     """Send a snapshot, then the log from the cursor on, waking when the table moves."""
     Update = table_pb2.TableUpdate
-    snapshot = table.snapshot(sub.player)
+    snapshot = snapshot_msg(table, sub.player)
     cursor = snapshot.sequence if start is None else min(start, snapshot.sequence)
     await context.write(Update(snapshot=snapshot))
     if table.game is not None and cursor == snapshot.sequence:
-        await context.write(Update(batch=table_pb2.EventBatch(turn=table.turn(sub.player))))
+        await context.write(Update(batch=table_pb2.EventBatch(turn=turn_msg(table, sub.player))))
     info_sent = table.info_version
     while True:
         if sub.closed:
@@ -263,10 +270,10 @@ async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> No
         end = table.sequence
         if cursor < end:
             # The turn is taken now, in step with `end`, before any await.
-            turn = table.turn(sub.player)
+            turn = turn_msg(table, sub.player)
             update = Update()
             events = update.batch.events
-            for msg in table.event_msgs(sub.player, cursor, end):
+            for msg in event_msgs(table, sub.player, cursor, end):
                 if len(events) == MAX_BATCH:
                     await context.write(update)
                     update = Update()
@@ -278,7 +285,7 @@ async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> No
             continue
         if table.info_version != info_sent:
             info_sent = table.info_version
-            await context.write(Update(table=table.info()))
+            await context.write(Update(table=table_info(table)))
             continue
         if table.game is not None and table.game.is_over:
             await context.write(Update(closed=table_pb2.StreamClosed(reason="the game is over")))

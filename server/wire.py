@@ -1,16 +1,17 @@
 """Engine values ↔ wire messages.
 
-The one place where the engine's hand seats become the wire's table seats
-(see game.proto): every seat number leaving the server goes through a
-`SeatMap`.  Events are converted only after the engine's secrecy filter
-(`Game.events_for`) and views only from `Game.view`, so this module never
-decides what a seat may know; it only translates what it was given.
+Every seat number leaving the server goes through a `SeatMap`
+(server/seating.py), which turns the engine's hand seats into the wire's
+table seats (see game.proto).  Events are converted only after the engine's
+secrecy filter (`Game.events_for`) and views only from `Game.view`, so this
+module never decides what a seat may know; it only translates what it was
+given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache
 
 from cursedbottle.engine import events as ev
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
@@ -23,6 +24,7 @@ from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import game_pb2 as pb
 
 from .errors import invalid, shorten
+from .seating import SeatMap, current_map, seat_map
 
 MAX_CARD_TEXT = 8
 
@@ -44,37 +46,6 @@ _SUITS = {
 }
 _GAMES = {Edition.CURSED_BOTTLE: pb.GAME_CURSED_BOTTLE, Edition.BOTTLE_IMP: pb.GAME_BOTTLE_IMP}
 _EDITIONS = {v: k for k, v in _GAMES.items()} | {pb.GAME_UNSPECIFIED: Edition.CURSED_BOTTLE}
-
-
-# ------------------------------------------------------------------- seats
-
-
-class SeatMap:
-    """Hand seats ↔ table seats for one hand's seating (players by hand seat)."""
-
-    __slots__ = ("players", "to_hand", "to_wire")
-
-    def __init__(self, seating: tuple[int | None, ...], players: int) -> None:
-        self.players = players
-        self.to_wire: tuple[int, ...] = tuple(players if p is None else p for p in seating)
-        self.to_hand: dict[int, int] = {w: h for h, w in enumerate(self.to_wire)}
-
-    def wire(self, seat: int | None) -> int | None:
-        return None if seat is None else self.to_wire[seat]
-
-    def per_table_seat(self, values: Iterable[int]) -> list[int]:
-        """A per-hand-seat tuple re-ordered by table seat."""
-        values = list(values)
-        return [values[self.to_hand[w]] for w in range(len(values))]
-
-
-@lru_cache(maxsize=64)
-def seat_map(seating: tuple[int | None, ...], players: int) -> SeatMap:
-    return SeatMap(seating, players)
-
-
-def current_map(game: Game) -> SeatMap:
-    return seat_map(game.seatings[-1], game.rules.players)
 
 
 # ------------------------------------------------------------------- cards
@@ -277,14 +248,8 @@ def event_msg(
         m = out.pile_card_placed
         m.seat = w[event.seat]
         set_card(m.card, event.card)
-    elif isinstance(event, ev.PassChosen):
-        m = out.pass_chosen
-        m.seat, m.to = w[event.seat], w[event.to]
-        set_card(m.card, event.card)
-        if event.hand is not None:
-            m.hand = event.hand
-    elif isinstance(event, ev.CardPassed):
-        m = out.card_passed
+    elif isinstance(event, (ev.PassChosen, ev.CardPassed)):
+        m = out.pass_chosen if isinstance(event, ev.PassChosen) else out.card_passed
         m.seat, m.to = w[event.seat], w[event.to]
         set_card(m.card, event.card)
         if event.hand is not None:
@@ -369,6 +334,15 @@ def _add_pass_targets(field, targets, to_wire: tuple[int, ...]) -> None:
             target.hand = hand
 
 
+def _add_passes(field, passes, hands, to_wire: tuple[int, ...]) -> None:
+    """Passes seen (the other party, the card), with the receiver's hand where told."""
+    for (seat, card), hand in zip(passes, hands, strict=True):
+        seen = field.add(seat=to_wire[seat])
+        set_card(seen.card, card)
+        if hand is not None:
+            seen.hand = hand
+
+
 def view_msg(view: SeatView) -> pb.SeatView:
     """A seat's view (engine `Game.view`; a spectator's `observe(hand, None)`) on the wire."""
     seats = seat_map(view.seat_players, view.rules.players)
@@ -408,10 +382,8 @@ def view_msg(view: SeatView) -> pb.SeatView:
         if hand is not None:
             out.open_hands.add(seat=w[seat], hand=hand)
     add_cards(out.my_pile_cards, view.my_pile_cards)
-    for to, card in view.passes_given:
-        set_card(out.passes_given.add(seat=w[to]).card, card)
-    for giver, card in view.passes_received:
-        set_card(out.passes_received.add(seat=w[giver]).card, card)
+    _add_passes(out.passes_given, view.passes_given, view.passes_given_hands, w)
+    _add_passes(out.passes_received, view.passes_received, view.passes_received_hands, w)
     for seat, card in view.trick:
         set_card(out.trick.add(seat=w[seat]).card, card)
     for trick in view.tricks:

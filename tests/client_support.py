@@ -137,7 +137,9 @@ def scripted_table(rules, seed: str = "snapshots", names=("Ann", "Bob", "Cleo", 
     network and no clock: the same messages a seat would receive, for screenshots.
 
     Stops before the human seat 0 would act once `until_event(table)` holds."""
+    from cursedbottle.server import wire
     from cursedbottle.server.runner import BotRunner
+    from cursedbottle.server.table_msgs import turn_msg
     from cursedbottle.server.tables import Table
 
     runner = BotRunner(workers=1, hint_workers=1)
@@ -149,10 +151,11 @@ def scripted_table(rules, seed: str = "snapshots", names=("Ann", "Bob", "Cleo", 
         if until_event is not None and until_event(table):
             break
         for player in range(rules.players):
-            turn = table.turn(player)
+            turn = turn_msg(table, player)
             if player in turn.to_act and turn.legal_actions:
                 legal = list(turn.legal_actions)
-                table.act(player, (choose or (lambda p, acts: acts[0]))(player, legal))
+                chosen = (choose or (lambda p, acts: acts[0]))(player, legal)
+                table.act(player, wire.action_from_msg(chosen, player, table.game))
                 break
     runner.shutdown()
     return table
@@ -162,16 +165,17 @@ def model_of(table, lang: str = "en", me: int | None = 0):
     """The client's model fed exactly what seat `me` (None: a spectator) would receive."""
     from cursedbottle.client.i18n import Tr
     from cursedbottle.client.model import TableModel
+    from cursedbottle.server.table_msgs import event_msgs, table_info, turn_msg
     from cursedbottle.v1 import table_pb2
 
     model = TableModel(me, Tr(lang))
     snap = table_pb2.Snapshot(sequence=0)
-    snap.table.CopyFrom(table.info())
+    snap.table.CopyFrom(table_info(table))
     for s in snap.table.seats:
         s.connected = True  # as if everyone's stream were open
     model.apply_update(table_pb2.TableUpdate(snapshot=snap))
-    batch = table_pb2.EventBatch(events=list(table.event_msgs(me, 0, table.sequence)))
-    batch.turn.CopyFrom(table.turn(me))
+    batch = table_pb2.EventBatch(events=list(event_msgs(table, me, 0, table.sequence)))
+    batch.turn.CopyFrom(turn_msg(table, me))
     model.apply_update(table_pb2.TableUpdate(batch=batch))
     return model
 

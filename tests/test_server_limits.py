@@ -10,6 +10,7 @@ import grpc
 from cursedbottle.server import CLIENT_OPTIONS, start_server
 from cursedbottle.server.limits import Limits
 from cursedbottle.server.store import Store
+from cursedbottle.server.table_msgs import table_info
 from cursedbottle.v1 import table_pb2, table_pb2_grpc
 from test_server_support import add_bots, create, refused, rules, run, seat_humans, serving, until
 
@@ -204,7 +205,7 @@ def test_wrong_password_guesses_are_slowed_down_and_others_play_on():
                 EXHAUSTED,
                 "TOO_MANY_GUESSES",
             )
-            seats = running.lobby.tables[locked].info().seats
+            seats = table_info(running.lobby.tables[locked]).seats
             assert all(s.kind == table_pb2.SEAT_KIND_EMPTY for s in seats)
             table = running.lobby.tables[bystander]
             await until(lambda: table.game.is_over, 30)

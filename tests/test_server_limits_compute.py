@@ -22,6 +22,7 @@ import pytest
 from cursedbottle.server.hints import MAX_HINTS_PER_SEAT
 from cursedbottle.server.review import MAX_REVIEWS_PER_CLIENT
 from cursedbottle.server.runner import MAX_BOT_SECONDS
+from cursedbottle.server.table_msgs import table_info
 from cursedbottle.v1 import table_pb2, table_pb2_grpc
 from test_server_support import add_bots, create, refused, rules, run, serving
 
@@ -59,7 +60,7 @@ def test_a_bot_that_would_think_without_bound_is_refused(bot):
                 "BOT_EFFORT",
             )
             assert "limit" in message
-            assert not running.lobby.tables[table_id].info().seats[0].bot
+            assert not table_info(running.lobby.tables[table_id]).seats[0].bot
             request = table_pb2.CreateTableRequest(name="t", rules=rules(3), stand_in_bot=bot)
             before = len(running.lobby.tables)
             await refused(

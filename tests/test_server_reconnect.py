@@ -7,6 +7,7 @@ import asyncio
 import grpc
 from cursedbottle.server import CLIENT_OPTIONS, wire
 from cursedbottle.server.remote import RemoteSeat, random_policy
+from cursedbottle.server.table_msgs import table_info
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
 from test_server_support import (
     create,
@@ -58,7 +59,7 @@ def test_a_killed_client_rejoins_with_its_token_and_the_game_goes_on():
             game = table.game
             assert game.hand.trick, "killed in the middle of a trick"
             await until(lambda: table.seats[0].streams == 0)
-            info = table.info()
+            info = table_info(table)
             assert info.seats[0].kind == table_pb2.SEAT_KIND_HUMAN and not info.seats[0].connected
             # The others play on until the game waits for seat 0.
             await until(lambda: game.player_at(game.to_act()[0]) == 0)
@@ -129,7 +130,7 @@ def test_an_absent_seat_gets_a_stand_in_until_its_token_returns():
             game = table.game
             # Seat 0 never connects: after 0.2 s a bot plays for it.
             await until(lambda: table.seats[0].stand_in is not None)
-            assert table.info().seats[0].stand_in
+            assert table_info(table).seats[0].stand_in
             await until(lambda: sum(1 for a in game.actions if a.seat == game.seat_of(0)) >= 3)
             # It comes back: the stand-in steps aside and seat 0 plays the rest.
             back = seats[0]
@@ -156,7 +157,7 @@ def test_leaving_mid_game_frees_the_seat_for_someone_else():
             await stub.Leave(table_pb2.LeaveRequest(table_id=table_id, token=seats[2].token))
             await asyncio.wait_for(tasks[2], 5)
             assert seats[2].closed == "you left the table"
-            assert table.info().seats[2].kind == table_pb2.SEAT_KIND_EMPTY
+            assert table_info(table).seats[2].kind == table_pb2.SEAT_KIND_EMPTY
             (newcomer,) = await seat_humans(stub, table_id, 1)
             assert newcomer.seat == 2
             await asyncio.wait_for(asyncio.gather(newcomer.play(), *tasks[:2]), 20)

@@ -15,6 +15,7 @@ import grpc
 import pytest
 from cursedbottle.engine.cards import CURSED_BOTTLE
 from cursedbottle.engine.events import Phase
+from cursedbottle.server.table_msgs import turn_msg
 from cursedbottle.v1 import game_pb2, table_pb2
 from test_server_support import (
     add_bots,
@@ -92,7 +93,7 @@ class Table:
         """One legal move of some seat that must act."""
         game = self.game
         player = game.player_at(rng.choice(game.to_act()))
-        legal = self.table.turn(player).legal_actions
+        legal = turn_msg(self.table, player).legal_actions
         await self.stub.Act(act(self.id, self.token(player), rng.choice(legal)))
 
     def mover(self) -> int:

@@ -14,6 +14,7 @@ import grpc
 import pytest
 from cursedbottle.engine.game import Game
 from cursedbottle.server.remote import RemoteSeat
+from cursedbottle.server.table_msgs import table_info, turn_msg
 from cursedbottle.v1 import game_pb2, table_pb2
 from test_server_secrecy import GAMES, Knowledge
 from test_server_support import (
@@ -166,12 +167,12 @@ def test_a_double_sent_act_is_refused_as_stale_not_played_on_the_next_turn():
             game = table.game
             # Everyone lays a pile card; then seat 0 passes twice (two turns in a row).
             for seat in seats:
-                legal = table.turn(seat.seat).legal_actions
+                legal = turn_msg(table, seat.seat).legal_actions
                 await stub.Act(
                     table_pb2.ActRequest(table_id=table_id, token=seat.token, action=legal[0])
                 )
             seat = seats[0]
-            legal = table.turn(0).legal_actions
+            legal = turn_msg(table, 0).legal_actions
             request = table_pb2.ActRequest(
                 table_id=table_id, token=seat.token, action=legal[0], turn_sequence=table.sequence
             )
@@ -182,7 +183,7 @@ def test_a_double_sent_act_is_refused_as_stale_not_played_on_the_next_turn():
             assert "nothing changed" in message
             assert len(game.actions) == actions
             # The same act for the seat's next turn, with that turn's sequence, is fine.
-            legal = table.turn(0).legal_actions
+            legal = turn_msg(table, 0).legal_actions
             request = table_pb2.ActRequest(
                 table_id=table_id, token=seat.token, action=legal[0], turn_sequence=table.sequence
             )
@@ -276,7 +277,7 @@ def test_a_taken_seat_waits_for_its_hand_across_a_restart(tmp_path):
         try:
             table = table_of(running, table_id)
             assert len(table.game.hands) == hand == 1
-            assert table.info().seats[1].from_hand == 2 and table.info().seats[1].stand_in
+            assert table_info(table).seats[1].from_hand == 2 and table_info(table).seats[1].stand_in
             sub = stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id, token=taker.token))
             async for update in sub:
                 assert not update.snapshot.HasField("view"), "still not the taker's hand"

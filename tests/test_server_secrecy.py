@@ -17,6 +17,7 @@ import random
 import pytest
 from cursedbottle.engine.view import SeatView
 from cursedbottle.server.remote import RemoteSeat, watch
+from cursedbottle.server.table_msgs import turn_msg
 from cursedbottle.v1 import game_pb2, table_pb2
 from test_server_support import (
     create,
@@ -325,7 +326,7 @@ def test_hints_from_the_real_engine_rank_exactly_the_seats_moves():
             rng = random.Random(3)
             while not (game.hand.phase.value == "play" and len(game.hand.tricks) == 2):
                 player = game.player_at(rng.choice(game.to_act()))
-                legal = table.turn(player).legal_actions
+                legal = turn_msg(table, player).legal_actions
                 await stub.Act(
                     table_pb2.ActRequest(
                         table_id=table_id, token=seats[player].token, action=rng.choice(legal)
@@ -337,7 +338,7 @@ def test_hints_from_the_real_engine_rank_exactly_the_seats_moves():
                     table_id=table_id, token=seats[player].token, seed=1, budget_ms=300
                 )
             )
-            legal = {a.play.card.code for a in table.turn(player).legal_actions}
+            legal = {a.play.card.code for a in turn_msg(table, player).legal_actions}
             assert {a.action.play.card.code for a in reply.actions} == legal
             view = game.view(player)
             mine = {c.ascii for c in view.my_cards}

@@ -17,6 +17,7 @@ import pytest
 from cursedbottle.server import CLIENT_OPTIONS, Running, start_server
 from cursedbottle.server.remote import RemoteSeat, random_policy
 from cursedbottle.server.service import ERROR_KEY
+from cursedbottle.server.table_msgs import table_info
 from cursedbottle.server.tables import Table
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
 
@@ -98,7 +99,7 @@ def table_of(running: Running, table_id: str) -> Table:
 def fingerprint(table: Table) -> tuple:
     """Everything a refused request must leave as it was."""
     game = table.game
-    info = table.info()
+    info = table_info(table)
     for seat in info.seats:
         seat.connected = False  # streams come and go; that is not game state
     info.spectators = 0

@@ -63,7 +63,7 @@ class Template:
 def _fill(store: Store, runner: BotRunner, table_id: str, rules: Rules, token: str, until) -> Game:
     """A table as the server writes it (create, seats, start, each action)."""
     table = Table(table_id, f"table {table_id}", rules, runner, seed=table_id, first_dealer=0)
-    store.create_table(table)
+    store.create_table(table.row())
     seats = [("human", "Ann", sha(token), ""), ("bot", "random bot", None, "random")]
     seats.append(("bot", "random bot", None, "random"))
     for number, (kind, name, hashed, bot) in enumerate(seats):
@@ -75,7 +75,7 @@ def _fill(store: Store, runner: BotRunner, table_id: str, rules: Rules, token: s
     while not until(game):
         hands_before = len(game.hands)
         game.apply(rng.choice(game.legal_actions()))
-        store.record_action(table, hands_before, time.time_ns())
+        store.record_action(table.accepted(hands_before, time.time_ns()))
     return game
 
 

@@ -1,0 +1,143 @@
+"""Tables rebuilt from the database after a restart, and set going again.
+
+The store hands back plain rows (server/rows.py); this is the table side of
+the restart: a game is rebuilt by replaying its actions through the engine,
+each event getting the time of the action that caused it.  Seats keep their
+token hashes: a client's token is recognised when it comes back
+(`Lobby.seat`).  Bots are made again from the table's seed and start acting
+at once.  A table whose rows are damaged in any way is skipped, with one line
+in the log saying which and what is wrong; the others come back.
+"""
+
+from __future__ import annotations
+
+from cursedbottle.bots import Bot, make_bot
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.hand import Hand
+from cursedbottle.engine.records import HandRecord, record_of
+
+from .credentials import PasswordHash
+from .decoding import within
+from .errors import ServiceError
+from .lobby import Lobby
+from .rows import Damage, Damaged, StoredHand, StoredTable
+from .runner import check_bot_effort
+from .seats import SeatKind
+from .stand_ins import stable_seed
+from .store import Store
+from .tables import Table
+
+
+def restore(lobby: Lobby, store: Store) -> list[Table]:
+    """Rebuild every unfinished table of the database into `lobby` and set it going."""
+    restored = []
+    for row in store.unfinished():
+        try:
+            table = rebuild(lobby, row)
+        except Damaged as exc:
+            store.report(Damage(row.table_id, str(exc)))
+            if exc.hand is not None:  # nor is that hand shown (ListHands, ReviewHand)
+                what = str(exc).removeprefix(f"hand {exc.hand}: ")
+                store.report(Damage(row.table_id, what, exc.hand))
+            continue
+        except Exception as exc:  # what the checks did not foresee: still this table only
+            store.report(Damage(row.table_id, f"cannot be rebuilt: {exc!r}"))
+            continue
+        table.store = store
+        lobby.adopt(table)
+        restored.append(table)
+    going = []
+    for table in restored:
+        try:
+            table.resume()
+        except Exception as exc:
+            store.report(Damage(table.table_id, f"cannot go on: {exc!r}"))
+            lobby.forget(table, "the server could not resume this table")
+            continue
+        going.append(table)
+    return going
+
+
+def rebuild(lobby: Lobby, row: StoredTable) -> Table:
+    """The table of a stored row; `Damaged` when the rows do not make a table the
+    server can run (an unknown bot, an action the engine refuses, hands that do not
+    agree with the actions …)."""
+    with within("stand_in_bot"):
+        _bot(row.stand_in_bot, 0)
+    table = Table(
+        row.table_id,
+        row.name,
+        row.rules,
+        lobby.runner,
+        password=PasswordHash.stored(row.password_salt, row.password_hash),
+        seed=row.seed,
+        first_dealer=row.first_dealer,
+        stand_in_after=row.stand_in_after,
+        stand_in_bot=row.stand_in_bot,
+        on_token=lobby.token_changed,
+        host_token_hash=row.host_token_sha256,
+        chosen_seed=row.chosen_seed,
+    )
+    for saved in row.seats:
+        bot = None
+        if SeatKind(saved.kind) is SeatKind.BOT:
+            with within(f"seat {saved.seat}"):
+                bot = _bot(saved.bot, stable_seed(table.seed, "bot", saved.seat))
+        table.restore_seat(saved, bot)
+    finished = 0
+    if row.state == "waiting" and row.actions:
+        raise Damaged(f"waiting to start, yet {len(row.actions)} actions are stored")
+    if row.state == "playing":
+        game = Game(row.rules, row.seed, row.first_dealer)
+        times = [row.started_ns or row.created_ns] * len(game.events)
+        acted: dict[int, int] = {}  # player → the log's length after its last action
+        for n, (action, time_ns) in enumerate(row.actions):
+            try:
+                mover = game.player_at(action.seat)
+                game.apply(action)
+            except Exception as exc:  # IllegalAction, or a seat the game does not have
+                raise Damaged(f"action {n}: the engine refuses it: {exc}") from None
+            times.extend([time_ns] * (len(game.events) - len(times)))
+            if mover is not None:
+                acted[mover] = len(game.events)
+        if game.is_over:
+            raise Damaged(f"still playing, yet its {len(row.actions)} actions end the game")
+        finished = len(game.hands) - 1
+        table.restore_game(game, times, acted)
+    stored = len(row.hands)
+    if stored != finished:
+        plural = "" if finished == 1 else "s"
+        raise Damaged(
+            f"hand {stored + 1} is missing (the actions finish {finished} hand{plural})"
+            if stored < finished
+            else f"hand {finished + 1} is stored, yet the actions finish {finished} hand{plural}"
+        )
+    for hand in row.hands:
+        try:
+            _check_hand(hand, table.game.hands[hand.number - 1])
+        except Damaged as exc:
+            raise Damaged(f"hand {hand.number}: {exc}", hand.number) from None
+    return table
+
+
+def _check_hand(stored: StoredHand, played: Hand) -> None:
+    """A stored hand is the hand the actions play (its record is what `history`,
+    `ListHands` and `ReviewHand` read once the game is over)."""
+    record, again = HandRecord.from_json(stored.record), record_of(played)
+    fields = ("dealer", "deal", "pile", "passes", "plays", "lopaka", "open_hand")
+    for name in fields:
+        if getattr(record, name) != getattr(again, name):
+            raise Damaged(f"record: {name} differs from what the actions played")
+    if stored.scores != list(played.scores()):
+        raise Damaged(f"scores: {stored.scores}, the actions score {list(played.scores())}")
+
+
+def _bot(name: str, seed: int) -> Bot:
+    """A stored bot, if this server would take it today (AddBot's checks)."""
+    try:
+        check_bot_effort(name)  # a `strong:inf` stored before the limit stays out
+        return make_bot(name, seed=seed)
+    except ServiceError as exc:
+        raise Damaged(exc.message) from None
+    except ValueError as exc:
+        raise Damaged(str(exc)) from None
