@@ -9,13 +9,12 @@ turn raw rows into the values of server/rows.py.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import math
 from collections.abc import Iterator
 from typing import Any
 
-from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
+from cursedbottle.engine.actions import Action, ActionFormError, action_from_json, action_to_json
 from cursedbottle.engine.cards import Deck
 from cursedbottle.engine.records import HandRecord, RecordError
 from cursedbottle.engine.rules import Rules, RulesError
@@ -90,92 +89,44 @@ def within(where: str) -> Iterator[None]:
         raise Damaged(f"{where}: {exc}", exc.hand) from None
 
 
-# ------------------------------------------------------------------ actions
-
-#: Per kind of stored action, what follows the kind: seats (int) and cards.
-_ACTION_SHAPES: dict[str, tuple[str, ...]] = {
-    "play": ("seat", "card"),
-    "pile": ("seat", "card"),
-    "pass": ("seat", "seat", "card"),
-    "open": ("seat", "hand"),
-}
+# ------------------------------------------------------- actions and rules
+#
+# The formats are the engine's (`action_to_json`, `Rules.to_json(whole=True)`);
+# here they are read with every fault named as damage.
 
 
 def encode_action(action: Action) -> str:
     """An engine action as compact JSON (hand seats, ASCII cards)."""
-    if isinstance(action, Play):
-        out: list[Any] = ["play", action.seat, action.card.ascii]
-    elif isinstance(action, PileCard):
-        out = ["pile", action.seat, action.card.ascii]
-    elif isinstance(action, PassCard):
-        out = ["pass", action.seat, action.to, action.card.ascii]
-    elif isinstance(action, ChooseOpen):
-        out = ["open", action.seat, action.hand]
-    else:
-        raise TypeError(f"not an action: {action!r}")
-    return json.dumps(out, separators=(",", ":"))
+    return json.dumps(action_to_json(action), separators=(",", ":"))
 
 
 def decode_action(text: str, deck: Deck) -> Action:
     """A stored action; `Damaged` saying what is wrong when it is not one."""
     obj = loads(text, None)
-    kind = obj[0] if isinstance(obj, list) and obj else None
-    shape = _ACTION_SHAPES.get(kind) if isinstance(kind, str) else None
-    if shape is None:
-        what = shown(kind if isinstance(obj, list) and obj else obj)
-        raise Damaged(f"{what} is not an action ({', '.join(_ACTION_SHAPES)})")
-    args = obj[1:]
-    numbers = [a for a, want in zip(args, shape, strict=False) if want != "card"]
-    if len(args) != len(shape) or any(type(a) is not int for a in numbers):
-        raise Damaged(f"{shown(obj)} is not a {kind} action ([{', '.join((kind, *shape))}])")
-    if shape[-1] == "card":
-        try:
-            card = deck.card(args[-1]) if isinstance(args[-1], str) else None
-        except ValueError:
-            card = None
-        if card is None:
-            raise Damaged(f"{shown(args[-1])} is not a card of the {deck.name} deck")
-    if kind == "play":
-        return Play(args[0], card)
-    if kind == "pile":
-        return PileCard(args[0], card)
-    if kind == "pass":
-        return PassCard(args[0], args[1], card)
-    return ChooseOpen(args[0], args[1])
+    try:
+        return action_from_json(obj, deck)
+    except ActionFormError as exc:
+        raise Damaged(exc.message(shown)) from None
 
 
 def rules_to_json(rules: Rules) -> str:
     """The whole rule set, how the game ends included (a hand record leaves that out)."""
-    return json.dumps(
-        {
-            "players": rules.players,
-            "hot_bottle": rules.hot_bottle,
-            "bright_house": rules.bright_house,
-            "target": rules.target,
-            "hands": rules.hands,
-            "deck": rules.deck.name,
-            "game": rules.edition.value,
-            "teams": rules.teams,
-            "second_bottle": rules.second_bottle,
-            "singles": rules.singles,
-        }
-    )
+    return json.dumps(rules.to_json(whole=True))
 
 
 def rules_from_json(text: str) -> Rules:
     """The stored rule set; `Damaged` naming the field when this server cannot play it."""
     obj = loads(text, "rules")
+    fields = dict(obj) if isinstance(obj, dict) else obj
+    has_deck = isinstance(fields, dict) and "deck" in fields
+    deck = fields.pop("deck") if has_deck else None
     try:
-        hand_rules = Rules.from_json(obj)  # (it checks that `obj` is an object)
-        hands = obj.get("hands")
-        target = obj.get("target") if hands is None else None
-        rules = dataclasses.replace(hand_rules, hands=hands, target=target)
+        rules = Rules.from_json(fields, whole=True)
     except RulesError as exc:
         raise Damaged(f"rules: {exc}") from None
-    if obj.get("deck", rules.deck.name) != rules.deck.name:
-        raise Damaged(f"rules: deck {shown(obj['deck'])}: these rules play {rules.deck.name}")
+    if has_deck and deck != rules.deck.name:
+        raise Damaged(f"rules: deck {shown(deck)}: these rules play {rules.deck.name}")
     return rules
-
 
 
 _STATES = ("waiting", "playing", "finished")

@@ -61,8 +61,10 @@ async def ask_hint(
 def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintResponse:
     """Advice for the seat of `view` (runs in a worker thread: it may think for a while)."""
     try:
+        # (Imported here: test_server_refusals takes the hint engine away to see the
+        # refusal a server without the solver would give.)
         from cursedbottle.bots import hint
-    except ImportError as exc:  # a server built without the solver
+    except ImportError as exc:
         raise precondition("NO_SOLVER", f"hints need the solver, which is missing: {exc}") from None
     return hint_msg(hint(view, seed=seed, budget=budget_ms / 1000), view)
 

@@ -23,7 +23,7 @@ from .lobby import Lobby
 from .rows import Damage, Damaged, StoredHand, StoredTable
 from .runner import check_bot_effort
 from .seats import SeatKind
-from .stand_ins import stable_seed
+from .stand_ins import bot_seed
 from .store import Store
 from .tables import Table
 
@@ -82,7 +82,7 @@ def rebuild(lobby: Lobby, row: StoredTable) -> Table:
         bot = None
         if SeatKind(saved.kind) is SeatKind.BOT:
             with within(f"seat {saved.seat}"):
-                bot = _bot(saved.bot, stable_seed(table.seed, "bot", saved.seat))
+                bot = _bot(saved.bot, bot_seed(table.seed, "bot", saved.seat))
         table.restore_seat(saved, bot)
     finished = 0
     if row.state == "waiting" and row.actions:

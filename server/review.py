@@ -32,6 +32,7 @@ from typing import Any
 
 from cursedbottle.engine.events import HandEnded
 from cursedbottle.engine.records import HandRecord, RecordError, replay_hand
+from cursedbottle.solver.review import record_names
 from cursedbottle.v1 import table_pb2
 
 from . import wire
@@ -66,16 +67,6 @@ class FinishedHand:
     finished_ns: int
 
 
-def hand_names(obj: dict[str, Any], record: HandRecord) -> list[str]:
-    """The names of the hand's seats, as history exports and `cursed-bottle review` show."""
-    try:
-        from cursedbottle.solver.review import record_names
-    except ImportError:  # a server without the solver still lists its hands
-        names = obj.get("names") or []
-        return [str(n) or f"seat {i}" for i, n in enumerate(names)]
-    return record_names(obj, record)
-
-
 def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
     """What a list of hands shows of one (replays the record: scores and the owner)."""
     record = HandRecord.from_json(hand.record)
@@ -84,7 +75,7 @@ def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
         table_id=hand.table_id,
         table_name=hand.table_name,
         hand=hand.number,
-        names=hand_names(hand.record, record),
+        names=record_names(hand.record, record),
         scores=list(played.scores()),
         finished_ns=hand.finished_ns,
     )
@@ -107,8 +98,10 @@ def _summary_or_none(hand: FinishedHand) -> table_pb2.HandSummary | None:
 def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
     """The review of a finished hand (runs in a review thread: it solves every card)."""
     try:
+        # (Imported here: test_server_review takes the solver's review away to see
+        # the refusal a server without it would give.)
         from cursedbottle.solver.review import build_review
-    except ImportError as exc:  # a server built without the solver
+    except ImportError as exc:
         raise precondition(
             "NO_SOLVER", f"reviews need the solver, which is missing: {exc}"
         ) from None

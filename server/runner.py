@@ -384,10 +384,8 @@ def searches(bot: object) -> bool:
 def _release_solver_memory() -> None:
     """The solver keeps its biggest table for the next solve; a review's is hundreds
     of MB, so once no review is left it is given back (bots make a small one again)."""
-    try:
-        from cursedbottle.solver.api import release_table
-    except ImportError:  # a server without the solver
-        return
+    from cursedbottle.solver.api import release_table
+
     release_table()
 
 

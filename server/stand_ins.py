@@ -10,21 +10,21 @@ way in every process.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections.abc import Callable
 
 from cursedbottle.bots import Bot, make_bot
+from cursedbottle.bots.seeds import stable_seed
 
 from .seats import Seat, SeatKind
 
 log = logging.getLogger("cursedbottle.server")
 
 
-def stable_seed(*parts: object) -> int:
-    """A bot's seed from the table's seed: the same in every process (unlike `hash`)."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+def bot_seed(table_seed: str, role: str, seat: int) -> int:
+    """The seed of a seat's bot (`role`: "bot" or "stand-in") from the table's seed,
+    as the server has always made it (so a stored table's bots play on the same)."""
+    return stable_seed(table_seed, role, seat, width=4, byteorder="big")
 
 
 class StandIns:
@@ -51,7 +51,7 @@ class StandIns:
 
     def make(self, seat: Seat) -> Bot:
         """The seat's stand-in (the same bot every time, from the seed)."""
-        return make_bot(self.bot, seed=stable_seed(self.seed, "stand-in", seat.number))
+        return make_bot(self.bot, seed=bot_seed(self.seed, "stand-in", seat.number))
 
     def watch(self, seat: Seat) -> None:
         """A human seat without a stream gets a stand-in after a while (if enabled)."""

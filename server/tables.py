@@ -44,7 +44,7 @@ from .rows import ActionRow, StoredHand, StoredSeat, TableRow
 from .runner import BotRunner
 from .seating import current_map
 from .seats import Seat, SeatKind, State, Subscriber
-from .stand_ins import StandIns, stable_seed
+from .stand_ins import StandIns, bot_seed
 from .store import Store
 
 log = logging.getLogger("cursedbottle.server")
@@ -295,7 +295,7 @@ class Table:
             raise precondition("GAME_OVER", f"the game at table {self.table_id} is over")
         seat = self._seat(number, want_empty=True)
         try:
-            bot = make_bot(name, seed=stable_seed(self.seed, "bot", seat.number))
+            bot = make_bot(name, seed=bot_seed(self.seed, "bot", seat.number))
         except ValueError as exc:
             raise invalid("UNKNOWN_BOT", f"bot: {exc}") from None
         self._save_seat(seat.number, SeatKind.BOT, f"{name} bot", bot=name)

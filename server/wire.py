@@ -384,14 +384,15 @@ def view_msg(view: SeatView) -> pb.SeatView:
     add_cards(out.my_pile_cards, view.my_pile_cards)
     _add_passes(out.passes_given, view.passes_given, view.passes_given_hands, w)
     _add_passes(out.passes_received, view.passes_received, view.passes_received_hands, w)
-    for seat, card in view.trick:
-        set_card(out.trick.add(seat=w[seat]).card, card)
+    hand_of = (lambda holder: holder % 2) if bright else (lambda _holder: 0)
+    for (seat, card), holder in zip(view.trick, view.trick_holders, strict=True):
+        set_card(out.trick.add(seat=w[seat], hand=hand_of(holder)).card, card)
     for trick in view.tricks:
         t = out.tricks.add(
             number=trick.number, leader=w[trick.leader], winner=w[trick.winner], bought=trick.bought
         )
-        for seat, card in trick.plays:
-            set_card(t.cards.add(seat=w[seat]).card, card)
+        for (seat, card), holder in zip(trick.plays, trick.holders, strict=True):
+            set_card(t.cards.add(seat=w[seat], hand=hand_of(holder)).card, card)
         set_card(t.price_before, trick.price_before)
         set_card(t.price_after, trick.price_after)
     set_card(out.price, view.price)
