@@ -15,7 +15,6 @@ number because the log is the buffer.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
@@ -30,6 +29,7 @@ from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView, observe
 
+from .bot_turns import BotTurns
 from .credentials import PasswordHash, new_token, token_hash, token_opens
 from .errors import (
     ENGINE_RULES,
@@ -48,9 +48,6 @@ from .stand_ins import StandIns, bot_seed
 from .store import Store
 
 log = logging.getLogger("cursedbottle.server")
-
-MAX_BOT_RETRIES = 3
-
 
 class Table:
     """One engine game, its seats and its streams (see the module's docstring)."""
@@ -100,7 +97,9 @@ class Table:
         self.last_change = time.monotonic()
         #: The address of the client that created the table ("" if restored).
         self.creator = ""
-        self._thinking: dict[int, asyncio.Task] = {}
+        self.bots = BotTurns(
+            table_id, runner, self.seats, lambda: self.game, self._apply, lambda: self.creator
+        )
         #: Per player: the log's length after its last action (stale acts are refused).
         self._acted: dict[int, int] = {}
         self.stand_ins = StandIns(
@@ -262,7 +261,7 @@ class Table:
             seat.name,
             seat.from_hand,
         )
-        self._drive()
+        self.bots.drive()
 
     def _hand_started(self, number: int) -> None:
         """Seats taken during the last hand become their holders'."""
@@ -302,10 +301,10 @@ class Table:
         seat.kind, seat.bot, seat.bot_name = SeatKind.BOT, bot, name
         seat.name = f"{name} bot"
         seat.stand_in = None
-        self._cancel_thinking(seat.number)
+        self.bots.cancel(seat.number)
         log.info("table %s: %s bot sits in seat %d", self.table_id, name, seat.number)
         self._changed()
-        self._drive()
+        self.bots.drive()
         return seat.number
 
     def remove_bot(self, number: int) -> None:
@@ -314,7 +313,7 @@ class Table:
             raise precondition("NOT_A_BOT", f"seat {number} is not a bot's seat")
         self._save_seat(number, SeatKind.EMPTY, "")
         seat.kind, seat.bot, seat.bot_name, seat.name = SeatKind.EMPTY, None, "", ""
-        self._cancel_thinking(number)
+        self.bots.cancel(number)
         log.info("table %s: bot leaves seat %d", self.table_id, number)
         if self.state is State.PLAYING and self.stand_in_after > 0:
             self._start_stand_in(seat)
@@ -344,7 +343,7 @@ class Table:
             if seat.kind is SeatKind.HUMAN:
                 self.stand_ins.watch(seat)
         self._changed()
-        self._drive()
+        self.bots.drive()
 
     # ------------------------------------------------------------------- play
 
@@ -428,7 +427,7 @@ class Table:
             )
             self._changed()
         self._wake()
-        self._drive()
+        self.bots.drive()
 
     def accepted(self, hands_before: int, time_ns: int) -> ActionRow:
         """The action just applied as the database keeps it, with the hand it finished
@@ -449,68 +448,13 @@ class Table:
             winner=game.winner if over else None,
         )
 
-    # ------------------------------------------------------------------- bots
-
-    def _drive(self) -> None:
-        """Set every bot that must act now thinking (one task per seat)."""
-        game = self.game
-        if game is None or game.is_over:
-            return
-        for hand_seat in game.to_act():
-            player = game.player_at(hand_seat)
-            if player is None or player in self._thinking:
-                continue
-            bot = self.seats[player].player()
-            if bot is not None:
-                self._thinking[player] = asyncio.create_task(self._bot_moves(player, bot))
-
-    async def _bot_moves(self, player: int, bot: Bot) -> None:
-        seat = self.seats[player]
-        failures = 0
-        try:
-            while True:
-                game = self.game
-                if game.is_over or seat.player() is not bot:
-                    return
-                if game.seat_of(player) not in game.to_act():
-                    return
-                if self.runner.delay:
-                    await asyncio.sleep(self.runner.delay)
-                    if seat.player() is not bot or game.seat_of(player) not in game.to_act():
-                        return
-                view = game.view(player)
-                action = await self.runner.think(self.table_id, bot, view, self.creator)
-                if seat.player() is not bot:
-                    return
-                try:
-                    # Others acting meanwhile (simultaneous phases) cannot make a
-                    # move of this seat illegal; if anything did, the engine says so.
-                    self._apply(action)
-                except ServiceError as exc:
-                    failures += 1
-                    log.warning("table %s: bot in seat %d: %s", self.table_id, player, exc)
-                    if failures >= MAX_BOT_RETRIES:
-                        self._apply(game.legal_actions(game.seat_of(player))[0])
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: bot in seat %d failed", self.table_id, player)
-        finally:
-            if self._thinking.get(player) is asyncio.current_task():
-                del self._thinking[player]
-
-    def _cancel_thinking(self, player: int) -> None:
-        task = self._thinking.pop(player, None)
-        if task is not None:
-            task.cancel()
-
     # --------------------------------------------------------------- absence
 
     def _start_stand_in(self, seat: Seat) -> None:
         if seat.stand_in is None:
             seat.stand_in = self.stand_ins.make(seat)
             self._changed()
-            self._drive()
+            self.bots.drive()
 
     def _end_stand_in(self, seat: Seat) -> None:
         if self.game is not None and seat.waits(len(self.game.hands)):
@@ -518,7 +462,7 @@ class Table:
         self.stand_ins.unwatch(seat)
         if seat.stand_in is not None:
             seat.stand_in = None
-            self._cancel_thinking(seat.number)
+            self.bots.cancel(seat.number)
             log.info("table %s: %s is back", self.table_id, seat.name or seat.number)
             self._changed()
 
@@ -551,7 +495,7 @@ class Table:
                 self._take_over(seat)
             elif seat.kind is SeatKind.HUMAN:
                 self.stand_ins.watch(seat)
-        self._drive()
+        self.bots.drive()
 
     @property
     def hands_finished(self) -> int:
@@ -646,6 +590,5 @@ class Table:
         """End every stream of the table and stop its bots (server shutdown)."""
         for sub in list(self.subscribers):
             sub.close(reason)
-        for task in list(self._thinking.values()):
-            task.cancel()
+        self.bots.close()
         self.stand_ins.close()
