@@ -63,19 +63,6 @@ cdef inline void ended(Ctx* c, State* s, State* end, MResult* r) noexcept nogil:
     r.sowner = end.sowner if c.two else -1
 
 
-cdef inline uint64_t seat_cards(Ctx* c, State* s, int q) noexcept nogil:
-    """Seat q's cards in play: in its hands and already in the trick."""
-    cdef uint64_t mine = 0
-    cdef int i
-    for i in range(c.nholders):
-        if c.holder_seat[i] == q:
-            mine |= s.hand[i]
-    for i in range(s.n):
-        if c.holder_seat[s.tholder[i]] == q:
-            mine |= bit(s.tcard[i])
-    return mine
-
-
 cdef inline void maxn_bounds(Ctx* c, State* s, uint64_t inplay, int q,
                              int* lo, int* hi) noexcept nogil:
     """Bounds on seat q's final score (one bottle, no sides; see score_bounds)."""
@@ -94,24 +81,16 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexce
     Word 5: each seat's points taken (10 bits a seat) where they matter (see
     the top of this file), else 0.
     """
-    cdef uint64_t p0 = 0, p1 = 0, p2 = 0, w4, w5 = 0
+    cdef uint64_t p[3]
+    cdef uint64_t w4, w5 = 0
     cdef uint64_t below = inplay & (bit(s.price) - 1)
-    cdef uint64_t scratch[5]
-    cdef int i, q, count = cb_popcount(inplay)
+    cdef int q, count = cb_popcount(inplay)
     cdef bint kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
-    for i in range(c.nholders):
-        if i & 1:
-            p0 |= s.hand[i]
-        if i & 2:
-            p1 |= s.hand[i]
-        if i & 4:
-            p2 |= s.hand[i]
+    holder_planes(c, s, 0, p)
     if kexact:
-        exact_words(inplay, p0, p1, p2, k)
-    elif c.narrow:
-        canonical(c, inplay, p0, p1, k, scratch)
+        exact_words(inplay, p, k)
     else:
-        canonical_wide(c, inplay, p0, p1, p2, k, scratch)
+        pattern(c, inplay, p, k, NULL)
     w4 = (<uint64_t>cb_popcount(below) | (<uint64_t>s.leader << 7)
           | (<uint64_t>(s.owner + 1) << 10) | (<uint64_t>count << 17) | (<uint64_t>kexact << 24))
     if s.owner >= 0 and s.price_card >= 0:
@@ -130,21 +109,7 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexce
 
 cdef inline MEntry* maxn_bucket(Ctx* c, uint64_t* k) noexcept nogil:
     """Two entries per bucket: [0] keeps the position with more cards in play, [1] the latest."""
-    cdef uint64_t x = k[0] * <uint64_t>0x9E3779B97F4A7C15
-    x ^= k[1] * <uint64_t>0xC2B2AE3D27D4EB4F
-    x ^= k[2] * <uint64_t>0x165667B19E3779F9
-    x ^= k[3] * <uint64_t>0x27D4EB2F165667C5
-    x ^= k[4] * <uint64_t>0x94D049BB133111EB
-    x ^= k[5] * <uint64_t>0xBF58476D1CE4E5B9
-    x ^= x >> 31
-    x *= <uint64_t>0xD6E8FEB86659FD93
-    x ^= x >> 32
-    return &c.mtt[(x & c.mtt_mask) & ~(<uint64_t>1)]
-
-
-cdef inline bint maxn_same(MEntry* e, uint64_t* k) noexcept nogil:
-    return (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
-            and e.k[4] == k[4] and e.k[5] == k[5])
+    return &c.mtt[(key_hash(k, 6) & c.mtt_mask) & ~(<uint64_t>1)]
 
 
 cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
@@ -167,11 +132,12 @@ cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
 
 cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
     """What the rest of the hand brings from position s under max-n."""
-    cdef uint64_t inplay, legal, reps, cin
+    cdef uint64_t inplay, reps, cin
     cdef uint64_t key[6]
     cdef MResult r
     cdef State child, chosen
-    cdef int h, q, seat, card, root = c.root, ubound = INF, lbound = -INF, lo, hi
+    cdef int h, q, seat, card, root = c.root, ubound = INF, lbound = -INF
+    cdef int lo = 0, hi = 0, root_lo = 0, root_hi = 0
     cdef int vs, vr, best_s = 0, best_r = 0
     cdef bint stored = False, have = False, cut
     cdef MEntry* b
@@ -179,28 +145,20 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
     if should_stop(c):
         ended(c, s, s, out)
         return
-    inplay = s.tmask
-    for h in range(c.nholders):
-        inplay |= s.hand[h]
+    inplay = in_play(c, s)
     if inplay == 0:
         ended(c, s, s, out)
         return
     if last_trick(c, s):
         child = s[0]
-        while True:
-            h = c.order[child.leader][child.n]
-            if c.free and not child.hand[h]:
-                h += 1
-            play(c, &child, h, cb_ctz(child.hand[h]))
-            if child.n == 0:
-                break
+        play_out(c, &child)
         ended(c, s, &child, out)
         return
     if s.n == 0 and (c.opts & OPT_TT):
         maxn_key(c, s, inplay, key)
         b = maxn_bucket(c, key)
         for h in range(2):
-            if maxn_same(&b[h], key):
+            if same_words(b[h].k, key, 6):
                 for q in range(c.nseats):
                     out.f[q] = b[h].f[q]
                 out.owner = b[h].owner
@@ -215,13 +173,14 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
         settle(c, s, &child, out)
     else:
         seat = c.holder_seat[h]
-        legal = mover_legal(c, s, h)
-        reps = representatives(c, s, h, legal, inplay) if c.opts & OPT_EQUIV else legal
+        reps = mover_legal(c, s, h)
+        if c.opts & OPT_EQUIV:
+            reps = representatives(c, s, h, reps, inplay, True)
         cut = (c.opts & OPT_BOUNDS) and not c.sides and not c.two
         if cut:
             maxn_bounds(c, s, inplay, seat, &lo, &ubound)
             if seat != root:
-                maxn_bounds(c, s, inplay, root, &lbound, &hi)
+                maxn_bounds(c, s, inplay, root, &lbound, &root_hi)
         # Lowest card first: a later card replaces the best only when strictly better.
         while reps:
             card = cb_ctz(reps)
@@ -231,15 +190,13 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
             if cut and have:
                 # A card whose best for the mover is below the best so far (or
                 # equal, while the root seat ends no lower) cannot be preferred.
-                cin = child.tmask
-                for q in range(c.nholders):
-                    cin |= child.hand[q]
+                cin = in_play(c, &child)
                 maxn_bounds(c, &child, cin, seat, &lo, &hi)
                 if hi < best_s:
                     continue
                 if hi == best_s and seat != root:
-                    maxn_bounds(c, &child, cin, root, &lo, &q)
-                    if lo >= best_r:
+                    maxn_bounds(c, &child, cin, root, &root_lo, &root_hi)
+                    if root_lo >= best_r:
                         continue
                 elif hi == best_s:
                     continue
@@ -264,41 +221,3 @@ cdef int maxn_value(Ctx* c, State* s) noexcept nogil:
     cdef MResult r
     maxn(c, s, &r)
     return score_of(c, s, &r, c.root)
-
-
-cdef MEntry* g_mtable = NULL
-cdef uint64_t g_mentries = 0
-cdef uint64_t g_mgen = 0
-
-
-cdef MEntry* maxn_table_for(int bits, bint shared, uint64_t* mask, uint64_t* gen) except NULL:
-    """The max-n table of one solve, kept and reused as `table_for` keeps the other."""
-    global g_mtable, g_mentries, g_mgen
-    cdef uint64_t entries = <uint64_t>1 << bits
-    cdef MEntry* t
-    if shared:
-        if g_mentries < entries or g_mgen >= GEN_MASK:
-            free_maxn_table()
-            g_mtable = <MEntry*>cb_table_alloc(entries * sizeof(MEntry))
-            if g_mtable == NULL:
-                raise MemoryError()
-            g_mentries = entries
-            g_mgen = 0
-        g_mgen += 1
-        mask[0] = g_mentries - 1
-        gen[0] = g_mgen
-        return g_mtable
-    t = <MEntry*>cb_table_alloc(entries * sizeof(MEntry))
-    if t == NULL:
-        raise MemoryError()
-    mask[0] = entries - 1
-    gen[0] = 1
-    return t
-
-
-cdef void free_maxn_table():
-    global g_mtable, g_mentries
-    if g_mtable != NULL:
-        cb_table_free(g_mtable, g_mentries * sizeof(MEntry))
-    g_mtable = NULL
-    g_mentries = 0

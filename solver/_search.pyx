@@ -17,6 +17,7 @@ import threading
 
 from cpython.exc cimport PyErr_Clear
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memset
 from libc.time cimport CLOCKS_PER_SEC, clock
 
 cdef extern from *:
@@ -182,7 +183,6 @@ cdef struct Ctx:
     int obits
     int kcap
     int ocap
-    int root_holder[MAXH]
     Entry* tt
     uint64_t tt_mask
     uint64_t gen
@@ -263,6 +263,43 @@ cdef inline bint should_stop(Ctx* c) noexcept nogil:
 
 cdef inline uint64_t bit(int c) noexcept nogil:
     return (<uint64_t>1) << c
+
+
+cdef inline uint64_t in_play(Ctx* c, State* s) noexcept nogil:
+    """The cards still in play: in the hands and in the trick."""
+    cdef uint64_t m = s.tmask
+    cdef int i
+    for i in range(c.nholders):
+        m |= s.hand[i]
+    return m
+
+
+cdef inline uint64_t seat_cards(Ctx* c, State* s, int q) noexcept nogil:
+    """Seat q's cards in play: in its hands and already in the trick."""
+    cdef uint64_t mine = 0
+    cdef int i
+    for i in range(c.nholders):
+        if c.holder_seat[i] == q:
+            mine |= s.hand[i]
+    for i in range(s.n):
+        if c.holder_seat[s.tholder[i]] == q:
+            mine |= bit(s.tcard[i])
+    return mine
+
+
+cdef inline void holder_planes(Ctx* c, State* s, int offset, uint64_t* p) noexcept nogil:
+    """Each card's holder + `offset` in three bit planes: bit b of that number
+    is set in p[b] (cards not in a hand: 0 in every plane)."""
+    cdef int i, h
+    p[0] = p[1] = p[2] = 0
+    for i in range(c.nholders):
+        h = i + offset
+        if h & 1:
+            p[0] |= s.hand[i]
+        if h & 2:
+            p[1] |= s.hand[i]
+        if h & 4:
+            p[2] |= s.hand[i]
 
 
 cdef inline int mask_points(Ctx* c, uint64_t m) noexcept nogil:
@@ -416,7 +453,7 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
         lo[0] = -(2 if c.two else 1) * c.pile - rest
         hi[0] = rest
         return
-    one_seat_bounds(c, s, inplay, root_cards(c, s), owns, s.taken, lo, hi)
+    one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), owns, s.taken, lo, hi)
 
 
 cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t mine, bint owns,
@@ -466,25 +503,25 @@ cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t 
 
 
 cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
-                                     uint64_t inplay) noexcept nogil:
+                                     uint64_t inplay, bint same_points) noexcept nogil:
     """One card per group of equivalent cards (the highest of each group).
 
     Two cards of one holder are interchangeable when they are of one suit and
-    of equal points, no card still in play lies between them in the order,
-    and both are at or above the price: such cards can never buy the bottle
-    (the price only falls), so no rule and no policy can tell them apart.
-    Cards below the price are not merged: the one that buys becomes the price,
-    and the other then lies below it (a card that will rebuy) or above it (one
-    that cannot), which plays differently.
+    of equal points (where points count: the bottle question alone ignores
+    them), no card still in play lies between them in the order, and both are
+    at or above the price: such cards can never buy the bottle (the price
+    only falls), so no rule and no policy can tell them apart.  Cards below
+    the price are not merged: the one that buys becomes the price, and the
+    other then lies below it (a card that will rebuy) or above it (one that
+    cannot), which plays differently.
     """
-    cdef uint64_t m = legal, out = 0, above
-    cdef int card, nxt
+    cdef uint64_t m = legal, out = 0
+    cdef int card
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if same_as_next(c, s, h, legal, inplay, card, True):
-            continue
-        out |= bit(card)
+        if not same_as_next(c, s, h, legal, inplay, card, same_points):
+            out |= bit(card)
     return out
 
 
@@ -522,19 +559,12 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
 
     `ok` is the key of the bottle question alone (as `owner_key` makes it).
     """
-    cdef uint64_t p0 = 0, p1 = 0, p2 = 0, mine = 0, below = inplay & (bit(s.price) - 1)
-    cdef int i, shift = 0, taken = s.taken, count = cb_popcount(inplay), nbelow
+    cdef uint64_t p[3]
+    cdef uint64_t mine = seat_cards(c, s, c.root), below = inplay & (bit(s.price) - 1)
+    cdef int shift = 0, taken = s.taken, count = cb_popcount(inplay), nbelow
     cdef bint owns = s.owner == c.root, kexact, oexact
     cdef int side_owns = 1 if owns else (2 if s.owner == c.partner and s.owner >= 0 else 0)
-    for i in range(c.nholders):
-        if i & 1:
-            p0 |= s.hand[i]
-        if i & 2:
-            p1 |= s.hand[i]
-        if i & 4:
-            p2 |= s.hand[i]
-        if c.root_holder[i]:
-            mine |= s.hand[i]
+    holder_planes(c, s, 0, p)
     if c.partner >= 0 or c.two:
         pass  # a side of two, two bottles: the shifts below reason about one seat, one bottle
     elif not owns and not (below & mine):
@@ -545,6 +575,7 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         taken = TAKEN_STUCK
     nbelow = cb_popcount(below)
     kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
+    # oexact implies kexact: the bottle question's pattern holds more cards.
     oexact = not (c.opts & OPT_CANON) or count > c.ocap
     k[4] = misc_word(c, nbelow, s.leader, side_owns, taken, s.taken2,
                      c.points[s.price_card] if side_owns and s.price_card >= 0 else 0,
@@ -554,16 +585,13 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     if c.two:
         second_bottle_words(c, s, inplay, k)
     elif kexact:
-        exact_words(inplay, p0, p1, p2, k)
+        exact_words(inplay, p, k)
     if oexact:
-        exact_words(inplay, p0, p1, p2, ok)
-    if not oexact:
-        if kexact:
-            owner_pattern(c, inplay, p0, p1, p2, ok)
-        elif c.narrow:
-            canonical(c, inplay, p0, p1, k, ok)
-        else:
-            canonical_wide(c, inplay, p0, p1, p2, k, ok)
+        exact_words(inplay, p, ok)
+    elif kexact:
+        pattern(c, inplay, p, NULL, ok)
+    else:
+        pattern(c, inplay, p, k, ok)
     return shift
 
 
@@ -574,38 +602,26 @@ cdef inline void second_bottle_words(Ctx* c, State* s, uint64_t inplay, uint64_t
     cards in play (7 bits), whether the root seat (1) or its partner (2)
     owns it (2), and then its price card's points (4), which come back to
     that owner when it is bought."""
-    cdef uint64_t q0 = 0, q1 = 0, q2 = 0
-    cdef int i, h, sown = 0
-    for i in range(c.nholders):
-        h = i + 1
-        if h & 1:
-            q0 |= s.hand[i]
-        if h & 2:
-            q1 |= s.hand[i]
-        if h & 4:
-            q2 |= s.hand[i]
+    cdef int sown = 0
+    holder_planes(c, s, 1, &k[1])
     if s.sowner == c.root:
         sown = 1
     elif s.sowner == c.partner:
         sown = 2
     k[0] = (<uint64_t>cb_popcount(inplay & (bit(s.sprice) - 1)) | (<uint64_t>sown << 7)
             | (<uint64_t>(c.points[s.scard] if sown and s.scard >= 0 else 0) << 9))
-    k[1] = q0
-    k[2] = q1
-    k[3] = q2
 
 
-cdef inline void exact_words(uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
-                             uint64_t* k) noexcept nogil:
-    """The cards in play themselves and each one's holder (3 bits)."""
+cdef inline void exact_words(uint64_t inplay, uint64_t* p, uint64_t* k) noexcept nogil:
+    """The cards in play themselves and each one's holder (3 bit planes)."""
     k[0] = inplay
-    k[1] = p0
-    k[2] = p1
-    k[3] = p2
+    k[1] = p[0]
+    k[2] = p[1]
+    k[3] = p[2]
 
 
-cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
-                           uint64_t* k, uint64_t* ok) noexcept nogil:
+cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
+                         uint64_t* ok) noexcept nogil:
     """The cards in play as a pattern: in the total order, each card's holder,
     suit and points, and nothing of which card it is.
 
@@ -614,83 +630,47 @@ cdef inline void canonical(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1,
     (and whose price lies at the same place in it: the key's count of cards
     below the price) play identically, whichever cards have gone.
 
-    This is the narrow packing (at most 4 holders, at most 3 points a card:
-    6 bits a card, at most 40 cards); `canonical_wide` is the general one.
+    `k` gets the main pattern (c.kbits a card: holder, suit, points), `ok`
+    the bottle question's (c.obits a card: holder, suit); NULL: not wanted.
+    The caller makes sure the cards in play fit (c.kcap, c.ocap).
     """
+    if c.narrow:
+        # At most 4 holders and 3 points a card (Cursed Bottle): the same
+        # packing with constants the compiler folds.
+        pattern_words(c, inplay, p, k, ok, 2, 6, 4)
+    else:
+        pattern_words(c, inplay, p, k, ok, c.hbits, c.kbits, c.obits)
+
+
+cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k, uint64_t* ok,
+                               int hb, int kb, int ob) noexcept nogil:
+    """`pattern` with `hb` bits a holder, `kb` and `ob` bits a card in `k` and `ok`."""
     cdef uint64_t m = inplay, holder
-    cdef int card, pos = 0
-    k[0] = 0
-    k[1] = 0
-    k[2] = 0
-    k[3] = 0
-    ok[0] = 0
-    ok[1] = 0
-    ok[2] = 0
-    ok[3] = 0
+    cdef int i, card, kw = 0, ks = 0, ow = 0, osh = 0
+    for i in range(4):
+        if k != NULL:
+            k[i] = 0
+        if ok != NULL:
+            ok[i] = 0
     while m:
         card = cb_ctz(m)
         m &= m - 1
-        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
-        k[pos // 10] |= (holder | (<uint64_t>c.code[card] << 2)) << (6 * (pos % 10))
-        ok[pos // 16] |= (holder | (<uint64_t>c.suit[card] << 2)) << (4 * (pos % 16))
-        pos += 1
+        holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1) | (((p[2] >> card) & 1) << 2)
+        if k != NULL:
+            k[kw] |= (holder | (<uint64_t>c.code[card] << hb)) << ks
+            ks += kb
+            if ks > 64 - kb:
+                ks = 0
+                kw += 1
+        if ok != NULL:
+            ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
+            osh += ob
+            if osh > 64 - ob:
+                osh = 0
+                ow += 1
 
 
-cdef inline void canonical_wide(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
-                                uint64_t* k, uint64_t* ok) noexcept nogil:
-    """`canonical` for any deck: c.kbits a card (holder, suit, points) in the
-    main pattern, c.obits (holder, suit) in the bottle question's; the caller
-    makes sure the cards in play fit (c.kcap)."""
-    cdef uint64_t m = inplay, holder
-    cdef int card, kw = 0, ks = 0, ow = 0, osh = 0
-    cdef int hb = c.hbits, kb = c.kbits, ob = c.obits
-    k[0] = 0
-    k[1] = 0
-    k[2] = 0
-    k[3] = 0
-    ok[0] = 0
-    ok[1] = 0
-    ok[2] = 0
-    ok[3] = 0
-    while m:
-        card = cb_ctz(m)
-        m &= m - 1
-        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1) | (((p2 >> card) & 1) << 2)
-        k[kw] |= (holder | (<uint64_t>c.code[card] << hb)) << ks
-        ks += kb
-        if ks > 64 - kb:
-            ks = 0
-            kw += 1
-        ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
-        osh += ob
-        if osh > 64 - ob:
-            osh = 0
-            ow += 1
-
-
-cdef inline void owner_pattern(Ctx* c, uint64_t inplay, uint64_t p0, uint64_t p1, uint64_t p2,
-                               uint64_t* ok) noexcept nogil:
-    """The bottle question's pattern alone: each card's holder and suit
-    (c.ocap cards fit; 4 bits a card in the narrow packing)."""
-    cdef uint64_t m = inplay, holder
-    cdef int card, ow = 0, osh = 0
-    cdef int hb = c.hbits, ob = c.obits
-    ok[0] = 0
-    ok[1] = 0
-    ok[2] = 0
-    ok[3] = 0
-    while m:
-        card = cb_ctz(m)
-        m &= m - 1
-        holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1) | (((p2 >> card) & 1) << 2)
-        ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
-        osh += ob
-        if osh > 64 - ob:
-            osh = 0
-            ow += 1
-
-
-cdef inline int key_taken(Ctx* c, uint64_t* k) noexcept nogil:
+cdef inline int key_taken(uint64_t* k) noexcept nogil:
     return (k[4] >> 12) & 1023
 
 
@@ -716,40 +696,48 @@ cdef inline int nth_card(uint64_t m, int n) noexcept nogil:
     return cb_ctz(m) if m else -1
 
 
-cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
-    """Two entries per bucket: [0] keeps the deeper position, [1] the latest."""
+cdef inline uint64_t key_hash(uint64_t* k, int words) noexcept nogil:
+    """The hash of a table key of 5 words (the paranoid table) or 6 (max-n's)."""
     cdef uint64_t x = k[0] * <uint64_t>0x9E3779B97F4A7C15
     x ^= k[1] * <uint64_t>0xC2B2AE3D27D4EB4F
     x ^= k[2] * <uint64_t>0x165667B19E3779F9
     x ^= k[3] * <uint64_t>0x27D4EB2F165667C5
     x ^= k[4] * <uint64_t>0x94D049BB133111EB
+    if words > 5:
+        x ^= k[5] * <uint64_t>0xBF58476D1CE4E5B9
     x ^= x >> 31
     x *= <uint64_t>0xD6E8FEB86659FD93
     x ^= x >> 32
-    return &c.tt[(x & c.tt_mask) & ~(<uint64_t>1)]
+    return x
 
 
-cdef inline bint same_key(Entry* e, uint64_t* k) noexcept nogil:
-    return (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2] and e.k[3] == k[3]
-            and e.k[4] == k[4])
+cdef inline bint same_words(uint64_t* a, uint64_t* b, int words) noexcept nogil:
+    cdef int i
+    for i in range(words):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
+    """Two entries per bucket: [0] keeps the deeper position, [1] the latest."""
+    return &c.tt[(key_hash(k, 5) & c.tt_mask) & ~(<uint64_t>1)]
 
 
 cdef inline Entry* bucket_entry(Entry* b, uint64_t* k) noexcept nogil:
     """The entry of the bucket that holds key `k`, or NULL."""
-    if same_key(&b[0], k):
+    if same_words(b[0].k, k, 5):
         return &b[0]
-    if same_key(&b[1], k):
+    if same_words(b[1].k, k, 5):
         return &b[1]
     return NULL
 
 
 cdef inline void claim(Entry* e, uint64_t* k) noexcept nogil:
     """Give entry `e` to key `k` (the caller sets its bounds)."""
-    e.k[0] = k[0]
-    e.k[1] = k[1]
-    e.k[2] = k[2]
-    e.k[3] = k[3]
-    e.k[4] = k[4]
+    cdef int i
+    for i in range(5):
+        e.k[i] = k[i]
 
 
 cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0, int beta0,
@@ -791,64 +779,92 @@ cdef inline bint last_trick(Ctx* c, State* s) noexcept nogil:
     return True
 
 
-cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
-    """Move ordering: the root seat's score if the trick ended with this card
-    and the hand ended with the trick."""
-    cdef State t = s[0]
+cdef inline void play_out(Ctx* c, State* s) noexcept nogil:
+    """Play the last trick to its end (`last_trick`: every card is forced)."""
+    cdef int h
+    while True:
+        h = c.order[s.leader][s.n]
+        if c.free and not s.hand[h]:
+            h += 1
+        play(c, s, h, cb_ctz(s.hand[h]))
+        if s.n == 0:
+            break
+
+
+cdef inline void end_trick_with(Ctx* c, State* t, int h, int card) noexcept nogil:
+    """Holder h plays `card` and the trick ends there (the move orderings' look-ahead)."""
     t.hand[h] &= ~bit(card)
     t.tcard[t.n] = card
     t.tholder[t.n] = h
     t.n += 1
-    finish_trick(c, &t)
-    cdef uint64_t rest = 0
-    cdef int i
-    for i in range(c.nholders):
-        rest |= t.hand[i]
-    return 4 * final_score(c, &t) + mask_points(c, rest)
+    finish_trick(c, t)
 
 
-cdef inline uint64_t root_cards(Ctx* c, State* s) noexcept nogil:
-    """The root seat's cards in play: in its hands and already in the trick."""
-    cdef uint64_t mine = 0
-    cdef int i
-    for i in range(c.nholders):
-        if c.root_holder[i]:
-            mine |= s.hand[i]
-    for i in range(s.n):
-        if c.root_holder[s.tholder[i]]:
-            mine |= bit(s.tcard[i])
-    return mine
+cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
+    """Move ordering: the root seat's score if the trick ended with this card
+    and the hand ended with the trick."""
+    cdef State t = s[0]
+    end_trick_with(c, &t, h, card)
+    return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
+
+
+cdef inline int owner_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
+    """Move ordering for `avoid`, from the root seat's side: the cards whose
+    trick, were it to end now, leaves the root seat rid of the bottle, and
+    then by how few cards below the price the root seat would still hold."""
+    cdef State t = s[0]
+    end_trick_with(c, &t, h, card)
+    return (OWN_W * (t.owner != c.root)
+            - BELOW_W * cb_popcount(seat_cards(c, &t, c.root) & (bit(t.price) - 1)))
+
+
+cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximise,
+                              int hash_move, bint bottle_only, int* moves) noexcept nogil:
+    """`cards` into `moves` in the order to try them, returning how many: the
+    hash move first, then by the look-ahead (`static_eval`, or for the
+    bottle question alone `owner_eval`) as the mover wants it, ties high card
+    first."""
+    cdef int64_t score[MAXC]
+    cdef int64_t v
+    cdef int n = 0, j, card
+    while cards:
+        card = cb_hibit(cards)
+        cards &= ~bit(card)
+        if card == hash_move:
+            v = INT64_MAX_SCORE
+        elif c.opts & OPT_ORDER:
+            if bottle_only:
+                v = owner_eval(c, s, card_holder(c, s, h, card), card)
+            else:
+                v = static_eval(c, s, card_holder(c, s, h, card), card)
+            if not maximise:
+                v = -v
+        else:
+            v = 0
+        # Insertion, highest score first (stable: ties stay high card first).
+        j = n
+        while j > 0 and score[j - 1] < v:
+            score[j] = score[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        score[j] = v
+        moves[j] = card
+        n += 1
+    return n
 
 
 cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noexcept nogil:
     """The key of the bottle question alone (see avoid): the holder and suit of
     every card in play in order, where the price lies among them, the leader
     and whether the root seat owns.  Equal to the `ok` of `tt_key`."""
-    cdef uint64_t m = inplay, p0 = 0, p1 = 0, p2 = 0, holder
-    cdef int i, card, pos = 0, count = cb_popcount(inplay)
+    cdef uint64_t p[3]
+    cdef int count = cb_popcount(inplay)
     cdef bint oexact = not (c.opts & OPT_CANON) or count > c.ocap
-    for i in range(c.nholders):
-        if i & 1:
-            p0 |= s.hand[i]
-        if i & 2:
-            p1 |= s.hand[i]
-        if i & 4:
-            p2 |= s.hand[i]
+    holder_planes(c, s, 0, p)
     if oexact:
-        exact_words(inplay, p0, p1, p2, ok)
-    elif c.narrow:
-        ok[0] = 0
-        ok[1] = 0
-        ok[2] = 0
-        ok[3] = 0
-        while m:
-            card = cb_ctz(m)
-            m &= m - 1
-            holder = ((p0 >> card) & 1) | (((p1 >> card) & 1) << 1)
-            ok[pos // 16] |= (holder | (<uint64_t>c.suit[card] << 2)) << (4 * (pos % 16))
-            pos += 1
+        exact_words(inplay, p, ok)
     else:
-        owner_pattern(c, inplay, p0, p1, p2, ok)
+        pattern(c, inplay, p, NULL, ok)
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
                       TAKEN_AVOID, 0, 0, count, oexact)
 
@@ -861,24 +877,22 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     taken asks exactly this question.  Points play no part, so neither the key
     nor the grouping of equivalent cards looks at them.
     """
-    cdef uint64_t inplay = s.tmask, below, mine, legal, m, above, ok[5]
-    cdef int i, j, n, h, card, nxt, result, seat, hash_move = -1
+    cdef uint64_t inplay, below, mine
+    cdef uint64_t ok[5]
+    cdef int i, n, h, result
     cdef int moves[MAXC]
-    cdef int score[MAXC]
     cdef bint owns = s.owner == c.root, maximise, use_tt
-    cdef Entry* b
-    cdef Entry* e = NULL
+    cdef Entry* e
     cdef State child
     c.nodes += 1
     c.avoid_nodes += 1
     if should_stop(c):
         return 0
-    for i in range(c.nholders):
-        inplay |= s.hand[i]
+    inplay = in_play(c, s)
     if inplay == 0:
         return not owns
     below = inplay & (bit(s.price) - 1)
-    mine = root_cards(c, s)
+    mine = seat_cards(c, s, c.root)
     if not owns and not (below & mine):
         return 1
     if owns and not (below & ~mine):
@@ -886,8 +900,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     use_tt = s.n == 0 and (c.opts & OPT_TT) and cb_popcount(inplay) > TT_MIN * c.nholders
     if use_tt:
         owner_key(c, s, inplay, ok)
-        b = tt_bucket(c, ok)
-        e = bucket_entry(b, ok)
+        e = bucket_entry(tt_bucket(c, ok), ok)
         if e != NULL:
             if e.lower > 0:
                 return 1
@@ -898,31 +911,9 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
-    seat = c.holder_seat[h]
-    maximise = seat == c.root or seat == c.partner
-    legal = mover_legal(c, s, h)
-    # Ordering: the cards whose trick, were it to end now, leaves the root
-    # seat where the mover wants it (rid of the bottle or not), then by how
-    # many cards below the price the root seat would still hold.
-    n = 0
-    m = legal
-    while m:
-        card = cb_hibit(m)
-        m &= ~bit(card)
-        if same_as_next(c, s, h, legal, inplay, card, False):
-            continue
-        moves[n] = card
-        score[n] = owner_eval(c, s, card_holder(c, s, h, card), card) if c.opts & OPT_ORDER else 0
-        if not maximise:
-            score[n] = -score[n]
-        if card == hash_move:
-            score[n] = 1 << 20
-        j = n
-        while j > 0 and score[j - 1] < score[j]:
-            score[j - 1], score[j] = score[j], score[j - 1]
-            moves[j - 1], moves[j] = moves[j], moves[j - 1]
-            j -= 1
-        n += 1
+    maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
+    n = ordered_moves(c, s, h, representatives(c, s, h, mover_legal(c, s, h), inplay, False),
+                      maximise, -1, True, moves)
     result = 0 if maximise else 1
     for i in range(n):
         child = s[0]
@@ -935,56 +926,28 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     return result
 
 
-cdef inline int owner_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
-    """Move ordering for `avoid`, from the root seat's side: few cards left
-    below the price, and rid of the bottle if the trick ended with this card."""
-    cdef State t = s[0]
-    cdef uint64_t mine = 0
-    cdef int i
-    t.hand[h] &= ~bit(card)
-    t.tcard[t.n] = card
-    t.tholder[t.n] = h
-    t.n += 1
-    finish_trick(c, &t)
-    for i in range(c.nholders):
-        if c.root_holder[i]:
-            mine |= t.hand[i]
-    return OWN_W * (t.owner != c.root) - BELOW_W * cb_popcount(mine & (bit(t.price) - 1))
-
-
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
-    cdef int h, seat, card, v, best, lo, hi, best_card = -1, hash_move = -1
-    cdef int alpha0 = alpha, beta0 = beta, i, j, k, nmoves, depth = 0, shift = 0
-    cdef uint64_t inplay, legal, reps
+    cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1
+    cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, shift = 0
+    cdef uint64_t inplay, reps
     cdef uint64_t key[5]
     cdef uint64_t okey[5]
     cdef Entry* oe
     cdef bint both_open = False
     cdef int owner_max = 0
-    cdef Entry* e = NULL
-    cdef Entry* b
+    cdef Entry* e
     cdef State child
     cdef bint maximise, stored = False
     cdef int moves[MAXC]
-    cdef int64_t score[MAXC]
-    cdef int64_t tmp
     c.nodes += 1
     if should_stop(c):
         return 0
-    inplay = s.tmask
-    for i in range(c.nholders):
-        inplay |= s.hand[i]
+    inplay = in_play(c, s)
     if inplay == 0:
         return final_score(c, s)
     if last_trick(c, s):
         child = s[0]
-        while True:
-            h = c.order[child.leader][child.n]
-            if c.free and not child.hand[h]:
-                h += 1
-            play(c, &child, h, cb_ctz(child.hand[h]))
-            if child.n == 0:
-                break
+        play_out(c, &child)
         return final_score(c, &child)
     if c.opts & OPT_BOUNDS:
         score_bounds(c, s, inplay, &lo, &hi)
@@ -1003,12 +966,11 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         shift = tt_key(c, s, inplay, key, okey)
-        both_open = key_taken(c, key) < TAKEN_STUCK
+        both_open = key_taken(key) < TAKEN_STUCK
         if both_open and (c.opts & OPT_OWNER):
             # Whether the root seat can avoid the bottle does not depend on its points.
             owner_max = -c.pile - (s.taken if c.hot else 0)
-            b = tt_bucket(c, okey)
-            oe = bucket_entry(b, okey)
+            oe = bucket_entry(tt_bucket(c, okey), okey)
             if oe != NULL:
                 if oe.upper < 0:
                     if owner_max <= alpha or not c.hot:
@@ -1043,35 +1005,11 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
         return search(c, &child, alpha, beta)
-    seat = c.holder_seat[h]
-    maximise = seat == c.root or seat == c.partner
-    legal = mover_legal(c, s, h)
-    reps = representatives(c, s, h, legal, inplay) if c.opts & OPT_EQUIV else legal
-    nmoves = 0
-    while reps:
-        card = cb_hibit(reps)
-        reps &= ~bit(card)
-        moves[nmoves] = card
-        if card == hash_move:
-            score[nmoves] = INT64_MAX_SCORE
-        elif c.opts & OPT_ORDER:
-            score[nmoves] = static_eval(c, s, card_holder(c, s, h, card), card)
-            if not maximise:
-                score[nmoves] = -score[nmoves]
-        else:
-            score[nmoves] = 0
-        nmoves += 1
-    # Insertion sort, highest score first (stable: ties stay high card first).
-    for i in range(1, nmoves):
-        j = i
-        while j > 0 and score[j - 1] < score[j]:
-            tmp = score[j - 1]
-            score[j - 1] = score[j]
-            score[j] = tmp
-            card = moves[j - 1]
-            moves[j - 1] = moves[j]
-            moves[j] = card
-            j -= 1
+    maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
+    reps = mover_legal(c, s, h)
+    if c.opts & OPT_EQUIV:
+        reps = representatives(c, s, h, reps, inplay, True)
+    nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
         card = moves[k]
@@ -1115,14 +1053,10 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     moves one bound to where the next probe goes.  (Bisecting the open range
     instead was measured: no fewer nodes.)
     """
-    cdef int lo, hi, g, b
-    cdef uint64_t inplay = s.tmask
-    cdef int i
+    cdef int lo = 0, hi = 0, g, b
     if not (c.opts & OPT_MTD):
         return search(c, s, -INF, INF)
-    for i in range(c.nholders):
-        inplay |= s.hand[i]
-    score_bounds(c, s, inplay, &lo, &hi)
+    score_bounds(c, s, in_play(c, s), &lo, &hi)
     if guess < lo:
         guess = lo
     if guess > hi:
@@ -1141,180 +1075,125 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     return lo
 
 
-cdef Entry* g_table = NULL
-cdef uint64_t g_entries = 0
-cdef uint64_t g_gen = 0
+cdef struct Table:
+    #: A transposition table kept between solves: its memory, its size in
+    #: entries, the number of the last solve that used it, an entry's bytes.
+    void* p
+    uint64_t entries
+    uint64_t gen
+    size_t entry_size
+
+
+#: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.
+cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry))
+cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry))
 _TABLE_LOCK = threading.Lock()
 
 
-cdef Entry* table_for(int bits, bint shared, uint64_t* mask, uint64_t* gen) except NULL:
-    """The transposition table of one solve.
+cdef void* table_for(Table* t, int bits, bint shared, uint64_t* mask, uint64_t* gen) except NULL:
+    """The transposition table of one solve (of `t`'s kind).
 
     Allocating and zeroing hundreds of MB costs more than a median search, so
     one table is kept and reused (grown when a bigger search asks for more);
-    a solve running while another holds it gets a table of its own.
+    a solve running while another holds it gets a table of its own, which the
+    caller frees.
     """
-    global g_table, g_entries, g_gen
     cdef uint64_t entries = <uint64_t>1 << bits
-    cdef Entry* t
+    cdef void* p
     if shared:
-        if g_entries < entries or g_gen >= GEN_MASK:
-            free_table()
-            g_table = <Entry*>cb_table_alloc(entries * sizeof(Entry))
-            if g_table == NULL:
+        if t.entries < entries or t.gen >= GEN_MASK:
+            free_table(t)
+            t.p = cb_table_alloc(entries * t.entry_size)
+            if t.p == NULL:
                 raise MemoryError()
-            g_entries = entries
-            g_gen = 0
-        g_gen += 1
-        mask[0] = g_entries - 1
-        gen[0] = g_gen
-        return g_table
-    t = <Entry*>cb_table_alloc(entries * sizeof(Entry))
-    if t == NULL:
+            t.entries = entries
+            t.gen = 0
+        t.gen += 1
+        mask[0] = t.entries - 1
+        gen[0] = t.gen
+        return t.p
+    p = cb_table_alloc(entries * t.entry_size)
+    if p == NULL:
         raise MemoryError()
     mask[0] = entries - 1
     gen[0] = 1
-    return t
+    return p
 
 
-cdef void free_table():
-    global g_table, g_entries
-    if g_table != NULL:
-        cb_table_free(g_table, g_entries * sizeof(Entry))
-    g_table = NULL
-    g_entries = 0
+cdef void free_table(Table* t) noexcept:
+    if t.p != NULL:
+        cb_table_free(t.p, t.entries * t.entry_size)
+    t.p = NULL
+    t.entries = 0
 
 
 def release_table():
     """Give the kept transposition tables' memory back (the next solve makes a new one)."""
     with _TABLE_LOCK:
-        free_table()
-        free_maxn_table()
+        free_table(&g_table)
+        free_table(&g_mtable)
 
 
-def solve_state(
-    list hands, list holder_seat, list order, int lopaka, int root, bint hot, int pile,
-    int price, int price_card, int owner, int taken, int leader, list trick, list trick_holders,
-    list points, list suits, int tt_bits=20, int opts=OPT_ALL, int partner=-1, int taken2=0,
-    int key_cap=MAXC, int shelf_price=-1, int shelf_card=-1, int shelf_owner=-1,
-    bint free=False, double time_limit=0, cancel=None, bint maxn_model=False,
-    list seat_taken=None, list sides=None,
-):
-    """Values of the legal cards of the holder to move: ({card: value}, nodes).
-
-    `root` is the seat whose score is valued (the seat to move).  With Lopaka
-    to move the one card of his policy is valued.  `taken` is the points in
-    the root seat's tricks so far.  In the Bottle Imp's team mode `partner`
-    is the root seat's partner (it maximises too; `taken2` is its points so
-    far) and the value is the side's score: the owner's -pile plus the other
-    member's points, or both members' points.  (Doubling the score of a seat
-    that plays alone is left to the caller.)  `key_cap` lowers the number of
-    cards in play up to which the table keys are patterns (for the tests of
-    the exact keys beyond).  `shelf_*` is the Bottle Imp's second bottle, the
-    one not for sale (`shelf_price` -1: one bottle only); it is searched
-    with exact table keys and without `avoid`, static bounds and equivalent
-    cards (their reasoning assumes one bottle whose price only falls).
-    `free` is Devil's Eye: holders 2p and 2p + 1 are one seat's two hands,
-    `order` names the first, and each card may come from either.
-    `time_limit` (CPU seconds, 0: none) raises TimeoutError when passed; in
-    the main thread a Ctrl-C stops the search too (KeyboardInterrupt), though
-    it runs without the GIL.  `cancel` is a `CancelToken` (solver/cancel.py):
-    once another thread cancels it the search stops and raises `Cancelled`.
-    `maxn_model` asks RULES.md's "each for itself" question instead
-    (_maxn.pxi): `seat_taken` is every seat's points so far, `sides` (None:
-    each seat scores alone) the matrix of how seat t's own score counts for
-    seat s (`sides[s][t]`, team mode's sums and doubling); `partner` and
-    `taken2` are then unused.
-
-    Bounds: at most 6 holders, 64 cards, 3 suits, 0-15 points a card and 1020
-    in the deck (the key's fields).
-    """
-    cdef Ctx c
-    cdef State s, child
-    cdef int i, j, h, card, nxt, g, guess
-    cdef uint64_t legal, reps, inplay, above
-    cdef int values[MAXC]
-    cdef int is_rep[MAXC]
-    cdef int nh = len(hands), top, pbits
-    cdef bint own
-    cdef Entry* private
-    cdef MEntry* mprivate = NULL
-    cdef unsigned char[::1] cancel_flag = None
+cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -1:
+    """Fill the search's C state from a `Problem` (solver/problem.py), after
+    checking that it fits the arrays and the table key's fields."""
+    cdef int i, j, nh, top, pbits
+    hands, holder_seat, order = problem.hands, problem.holder_seat, problem.order
+    trick, trick_holders = problem.trick, problem.trick_holders
+    points, suits, taken = problem.points, problem.suits, problem.taken
+    bottle, shelf, partner, sides = problem.bottle, problem.shelf, problem.partner, problem.sides
+    nh = len(hands)
     if (not 1 <= nh <= MAXH or len(points) > MAXC or len(suits) != len(points)
-            or len(trick) >= nh or len(holder_seat) != nh or not 1 <= len(order) <= MAXH
-            or any(len(o) != nh for o in order) or not 0 <= price < MAXC):
+            or len(trick) >= nh or len(trick_holders) != len(trick) or len(holder_seat) != nh
+            or not 1 <= len(order) <= MAXH or not 0 <= problem.leader < len(order)
+            or not 0 <= bottle.price < MAXC):
         raise ValueError("solve_state: bad sizes")
-    if any(not 0 <= x <= 2 for x in suits):
-        raise ValueError("solve_state: a deck has three suits (0-2)")
-    if any(not 0 <= p <= MAX_CARD_POINTS for p in points) or sum(points) > MAX_TOTAL_POINTS:
+    for row in order:
+        if len(row) != nh:
+            raise ValueError("solve_state: bad sizes")
+    for x in suits:
+        if not 0 <= x <= 2:
+            raise ValueError("solve_state: a deck has three suits (0-2)")
+    top = max(points, default=0)
+    if min(points, default=0) < 0 or top > MAX_CARD_POINTS or sum(points) > MAX_TOTAL_POINTS:
         raise ValueError(
             f"solve_state: the key holds 0-{MAX_CARD_POINTS} points a card"
             f" and at most {MAX_TOTAL_POINTS} in the deck"
         )
+    if not max(holder_seat) < len(taken) <= MAXH:
+        raise ValueError("solve_state: bad number of seats")
+    memset(c, 0, sizeof(Ctx))
+    memset(s, 0, sizeof(State))
     c.nholders = nh
-    c.lopaka = lopaka
-    c.root = root
+    c.nseats = len(taken)
+    c.lopaka = -1 if problem.lopaka is None else problem.lopaka
+    c.root = problem.root
     # -2, not -1: "no owner" (-1) must never count as the partner owning.
-    c.partner = partner if partner >= 0 else -2
-    if partner >= 0:
-        if hot or partner == root:
+    c.partner = -2 if partner is None else partner
+    if partner is not None:
+        if problem.hot or partner == problem.root:
             raise ValueError("solve_state: a partner, but the hot bottle or the root seat")
         # These reason about the root seat alone (its bottle question, its bounds).
         opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER)
-    c.free = free
-    if free and (nh % 2 or any(holder_seat[i] != i // 2 for i in range(nh))):
+    c.free = problem.free
+    if c.free and (nh % 2 or any([holder_seat[i] != i // 2 for i in range(nh)])):
         raise ValueError("solve_state: free play needs two hands per seat, 2p and 2p + 1")
-    c.two = shelf_price >= 0
+    c.two = shelf is not None
     if c.two:
-        if hot or not 0 <= shelf_price < MAXC:
+        if problem.hot or not 0 <= shelf.price < MAXC:
             raise ValueError("solve_state: a second bottle, but the hot bottle or a bad price")
+        # Their reasoning assumes one bottle whose price only falls.
         opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER | OPT_EQUIV)
-    c.hot = hot
-    c.pile = pile
+    c.hot = problem.hot
+    c.pile = problem.pile
     c.opts = opts
-    c.nseats = len(seat_taken) if seat_taken is not None else max(holder_seat) + 1
-    if not max(holder_seat) < c.nseats <= MAXH:
-        raise ValueError("solve_state: bad number of seats")
-    if maxn_model and seat_taken is None:
-        raise ValueError("solve_state: max-n values every seat: `seat_taken` is needed")
     c.sides = sides is not None
-    for i in range(MAXH):
-        for j in range(MAXH):
-            c.w[i][j] = 0
-    if sides is not None:
-        if len(sides) != c.nseats or any(len(row) != c.nseats for row in sides):
+    if c.sides:
+        if len(sides) != c.nseats or any([len(row) != c.nseats for row in sides]):
             raise ValueError("solve_state: `sides` is not one row and column a seat")
         for i in range(c.nseats):
             for j in range(c.nseats):
                 c.w[i][j] = sides[i][j]
-    c.mtt = NULL
-    c.mtt_mask = 0
-    c.nodes = 0
-    c.stop = c.timed_out = c.interrupted = c.cancelled = False
-    c.cancel_flag = NULL
-    if cancel is not None:
-        cancel_flag = cancel.flag
-        c.cancel_flag = &cancel_flag[0]
-    c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
-    c.watch_signals = threading.current_thread() is threading.main_thread()
-    c.probes = 0
-    c.avoid_nodes = 0
-    for i in range(MAXC):
-        c.points[i] = 0
-        c.suit[i] = 0
-    for i in range(3):
-        c.suit_mask[i] = 0
-    for i in range(4):
-        c.pbit[i] = 0
-    for i in range(MAXH):
-        c.root_holder[i] = 0
-        c.holder_seat[i] = 0
-        s.hand[i] = 0
-        s.tk[i] = 0 if seat_taken is None or i >= c.nseats else seat_taken[i]
-        s.tcard[i] = 0
-        s.tholder[i] = 0
-        for j in range(MAXH):
-            c.order[i][j] = 0
     for i in range(len(points)):
         c.points[i] = points[i]
         c.suit[i] = suits[i]
@@ -1323,101 +1202,135 @@ def solve_state(
         for j in range(4):
             if (points[i] >> j) & 1:
                 c.pbit[j] |= bit(i)
-    top = max(points, default=0)
     c.pbit_hi = top > 3
     c.narrow = nh <= 4 and top <= 3
     c.hbits = 2 if nh <= 4 else 3
-    pbits = max(1, top.bit_length())
+    pbits = max(1, (<object>top).bit_length())
     c.kbits = 6 if c.narrow else c.hbits + 2 + pbits
     c.obits = c.hbits + 2
     c.kcap = min(4 * (64 // c.kbits), key_cap)
     c.ocap = min(4 * (64 // c.obits), key_cap)
     for i in range(nh):
         c.holder_seat[i] = holder_seat[i]
-        c.root_holder[i] = holder_seat[i] == root
         s.hand[i] = hands[i]
     for i in range(len(order)):
         for j in range(nh):
             c.order[i][j] = order[i][j]
-    s.price = price
-    s.price_card = price_card
-    s.owner = owner
-    s.taken = taken
-    s.taken2 = taken2 if partner >= 0 else 0
-    s.sprice = shelf_price if c.two else 0
-    s.scard = shelf_card if c.two else -1
-    s.sowner = shelf_owner if c.two else -1
-    s.leader = leader
-    s.n = 0
-    s.tmask = 0
+    for i in range(c.nseats):
+        s.tk[i] = taken[i]
+    s.price = bottle.price
+    s.price_card = -1 if bottle.card is None else bottle.card
+    s.owner = -1 if bottle.owner is None else bottle.owner
+    s.taken = taken[c.root]
+    s.taken2 = 0 if partner is None else taken[partner]
+    if c.two:
+        s.sprice = shelf.price
+        s.scard = -1 if shelf.card is None else shelf.card
+        s.sowner = -1 if shelf.owner is None else shelf.owner
+    else:
+        s.scard = s.sowner = -1
+    s.leader = problem.leader
     for i in range(len(trick)):
         s.tcard[i] = trick[i]
         s.tholder[i] = trick_holders[i]
         s.tmask |= bit(trick[i])
-        s.n += 1
+    s.n = len(trick)
+    return 0
+
+
+cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nogil:
+    """The value of each legal card of the holder to move into `values` (with
+    Lopaka to move, of his policy's one card); returns the cards valued."""
+    cdef State child
+    cdef uint64_t legal, reps, valued, inplay
+    cdef int card, g, guess, h = c.order[s.leader][s.n]
+    if h == c.lopaka:
+        card = lopaka_card(c, s, h)
+        child = s[0]
+        play(c, &child, h, card)
+        values[card] = maxn_value(c, &child) if maxn else exact(c, &child, child.taken)
+        return bit(card)
+    legal = mover_legal(c, s, h)
+    inplay = in_play(c, s)
+    reps = representatives(c, s, h, legal, inplay, True) if c.opts & OPT_EQUIV else legal
+    valued = reps
+    guess = s.taken
+    while reps and not c.stop:
+        card = cb_hibit(reps)
+        reps &= ~bit(card)
+        child = s[0]
+        play(c, &child, card_holder(c, s, h, card), card)
+        g = maxn_value(c, &child) if maxn else exact(c, &child, guess)
+        values[card] = g
+        guess = g
+    # Cards left out share the value of the next higher card of their group.
+    for card in range(MAXC - 1, -1, -1):
+        if (legal >> card) & 1 and not (valued >> card) & 1:
+            values[card] = values[cb_ctz(inplay & ~((bit(card) << 1) - 1))]
+    return legal
+
+
+def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_ALL,
+                int key_cap=MAXC, double time_limit=0, cancel=None):
+    """Values of the legal cards of the holder to move: ({card: value}, nodes).
+
+    `problem` is a `Problem` (solver/problem.py): the position, the seat
+    whose score is valued (`root`), and in the Bottle Imp's team mode its
+    partner (which maximises too; the value is then the side's score: the
+    owner's -pile plus the other member's points, or both members' points;
+    doubling that of a seat alone is left to the caller).  With Lopaka to
+    move the one card of his policy is valued.  With a second bottle the
+    search uses exact table keys and neither `avoid`, static bounds nor
+    equivalent cards (their reasoning assumes one bottle whose price only
+    falls).
+
+    `maxn` asks RULES.md's "each for itself" question (_maxn.pxi) instead of
+    the paranoid one.  `tt_bits`: the table's size (2^bits entries); `opts`:
+    the techniques used (OPTIONS); `key_cap` lowers the number of cards in
+    play up to which the table keys are patterns (for the tests of the exact
+    keys beyond).  `time_limit` (CPU seconds, 0: none) raises TimeoutError
+    when passed; in the main thread a Ctrl-C stops the search too
+    (KeyboardInterrupt), though it runs without the GIL.  `cancel` is a
+    `CancelToken` (solver/cancel.py): once another thread cancels it the
+    search stops and raises `Cancelled`.
+    """
+    cdef Ctx c
+    cdef State s
+    cdef uint64_t legal = 0
+    cdef int values[MAXC]
+    cdef bint own
+    cdef void* private = NULL
+    cdef unsigned char[::1] cancel_flag = None
+    cdef int card
+    read_problem(problem, &c, &s, opts, key_cap)
+    if cancel is not None:
+        cancel_flag = cancel.flag
+        c.cancel_flag = &cancel_flag[0]
+    c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
+    c.watch_signals = threading.current_thread() is threading.main_thread()
+    memset(values, 0, sizeof(values))
     own = _TABLE_LOCK.acquire(blocking=False)
-    private = NULL
-    c.tt = NULL
     try:
-        if maxn_model:
-            c.mtt = maxn_table_for(tt_bits, own, &c.mtt_mask, &c.gen)
+        if maxn:
+            c.mtt = <MEntry*>table_for(&g_mtable, tt_bits, own, &c.mtt_mask, &c.gen)
+            private = NULL if own else c.mtt
         else:
-            c.tt = table_for(tt_bits, own, &c.tt_mask, &c.gen)
+            c.tt = <Entry*>table_for(&g_table, tt_bits, own, &c.tt_mask, &c.gen)
+            private = NULL if own else c.tt
     except BaseException:
         if own:
             _TABLE_LOCK.release()
         raise
-    if not own:
-        private = c.tt
-        mprivate = c.mtt
-    for i in range(MAXC):
-        values[i] = 0
-        is_rep[i] = 0
-    h = c.order[s.leader][s.n]
     try:
         with nogil:
-            if h == c.lopaka:
-                card = lopaka_card(&c, &s, h)
-                legal = bit(card)
-                child = s
-                play(&c, &child, h, card)
-                if maxn_model:
-                    values[card] = maxn_value(&c, &child)
-                else:
-                    values[card] = exact(&c, &child, child.taken)
-                is_rep[card] = 1
-            else:
-                legal = mover_legal(&c, &s, h)
-                inplay = s.tmask
-                for i in range(nh):
-                    inplay |= s.hand[i]
-                reps = representatives(&c, &s, h, legal, inplay) if opts & OPT_EQUIV else legal
-                guess = s.taken
-                while reps and not c.stop:
-                    card = cb_hibit(reps)
-                    reps &= ~bit(card)
-                    child = s
-                    play(&c, &child, card_holder(&c, &s, h, card), card)
-                    if maxn_model:
-                        g = maxn_value(&c, &child)
-                    else:
-                        g = exact(&c, &child, guess)
-                    values[card] = g
-                    is_rep[card] = 1
-                    guess = g
-                # Cards left out share the value of the next higher card of their group.
-                for card in range(MAXC - 1, -1, -1):
-                    if (legal >> card) & 1 and not is_rep[card]:
-                        above = inplay & ~((bit(card) << 1) - 1)
-                        nxt = cb_ctz(above)
-                        values[card] = values[nxt]
+            legal = root_values(&c, &s, maxn, values)
     finally:
         if own:
             _TABLE_LOCK.release()
-        elif private != NULL:
+        elif maxn:
+            cb_table_free(private, (c.mtt_mask + 1) * sizeof(MEntry))
+        else:
             cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
-        elif mprivate != NULL:
-            cb_table_free(mprivate, (c.mtt_mask + 1) * sizeof(MEntry))
     if c.interrupted:
         raise KeyboardInterrupt
     if c.cancelled:

@@ -3,7 +3,7 @@
 `solve` answers RULES.md's double-dummy question for a position (or an engine
 Hand in its play phase); `analyse` walks a played hand and asks the question
 after every card.  The search itself is the compiled `_search` module; this
-module only translates the engine's state into the flat numbers it takes.
+module only translates the engine's state into the `Problem` it takes.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..engine.records import HandRecord, replay_hand
 from . import _search
 from .cancel import CancelToken, current_token
 from .model import Model
+from .problem import Bottle, Problem
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def _tt_bits(cards_left: int) -> int:
     return 22
 
 
-def _count_matrix(hand: Hand) -> list[list[int]]:
+def _count_matrix(hand: Hand) -> tuple[tuple[int, ...], ...]:
     """m[s][t]: what seat t's own score adds to seat s's as it counts, read off
     `Rules.team_scores` (linear: sides' sums, a seat alone doubled) so that
     the solver and the rules cannot disagree."""
@@ -68,19 +69,19 @@ def _count_matrix(hand: Hand) -> list[list[int]]:
         unit = [0] * hand.seats
         unit[seat] = 1
         columns.append(hand.rules.team_scores(tuple(unit)))
-    return [[columns[t][s] for t in range(hand.seats)] for s in range(hand.seats)]
+    return tuple(tuple(columns[t][s] for t in range(hand.seats)) for s in range(hand.seats))
 
 
-def _side(hand: Hand, root: int) -> tuple[int, int]:
+def _side(hand: Hand, root: int) -> tuple[int | None, int]:
     """(partner, factor): who scores with the root seat in the Bottle Imp's team
-    mode (-1: nobody) and the factor of the side's score (2 for a seat alone
+    mode (None: nobody) and the factor of the side's score (2 for a seat alone
     there)."""
     weights = _count_matrix(hand)[root]
     factor = weights[root]
     others = [s for s, w in enumerate(weights) if w and s != root]
     if factor < 1 or len(others) > 1 or any(weights[s] != factor for s in others):
         raise ValueError(f"the solver cannot value these team scores: {weights}")
-    return (others[0] if others else -1), factor
+    return (others[0] if others else None), factor
 
 
 def solve_hand(
@@ -115,45 +116,37 @@ def solve_hand(
     deck = hand.deck
     holder = hand.holder_to_play()
     root = hand.holder_seat[holder]
-    order = [list(hand.trick_order(seat)) for seat in range(hand.seats)]
-    owner = hand.owner
-    taken_root = deck.points_of(hand.taken[root])
     maxn = model is Model.MAXN
-    partner, factor = (-1, 1) if maxn else _side(hand, root)
+    partner, factor = (None, 1) if maxn else _side(hand, root)
     cards_left = sum(bin(m).count("1") for m in hand.holdings)
-    values, nodes = _search.solve_state(
-        list(hand.holdings),
-        list(hand.holder_seat),
-        order,
-        -1 if hand.lopaka is None else hand.lopaka,
-        root,
-        hand.rules.hot_bottle,
-        hand.pile_points(),
-        hand.price,
-        -1 if hand.price_card is None else hand.price_card,
-        -1 if owner is None else owner,
-        taken_root,
-        hand.leader,
-        list(hand.trick),
-        list(hand.trick_holders),
-        list(deck.points),
-        list(deck.suit_of),
-        _tt_bits(cards_left) if tt_bits is None else tt_bits,
-        _search.ALL_OPTIONS if opts is None else opts,
-        partner,
-        deck.points_of(hand.taken[partner]) if partner >= 0 else 0,
-        _search.MAX_KEY_CARDS if key_cap is None else key_cap,
-        *(
-            (shelf[0][0], -1 if shelf[0][1] is None else shelf[0][1],
-             -1 if shelf[0][2] is None else shelf[0][2])
-            if shelf else ()
-        ),
+    problem = Problem(
+        hands=tuple(hand.holdings),
+        holder_seat=tuple(hand.holder_seat),
+        order=tuple(tuple(hand.trick_order(seat)) for seat in range(hand.seats)),
+        leader=hand.leader,
+        trick=tuple(hand.trick),
+        trick_holders=tuple(hand.trick_holders),
+        lopaka=hand.lopaka,
+        root=root,
+        taken=tuple(deck.points_of(m) for m in hand.taken),
+        bottle=Bottle(price=hand.price, card=hand.price_card, owner=hand.owner),
+        shelf=Bottle(price=shelf[0][0], card=shelf[0][1], owner=shelf[0][2]) if shelf else None,
+        pile=hand.pile_points(),
+        hot=hand.rules.hot_bottle,
         free=hand.rules.devils_eye,
+        partner=partner,
+        sides=_count_matrix(hand) if maxn and hand.rules.teams else None,
+        points=tuple(deck.points),
+        suits=tuple(deck.suit_of),
+    )
+    values, nodes = _search.solve_state(
+        problem,
+        maxn=maxn,
+        tt_bits=_tt_bits(cards_left) if tt_bits is None else tt_bits,
+        opts=_search.ALL_OPTIONS if opts is None else opts,
+        key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
         time_limit=time_limit or 0,
         cancel=token,
-        maxn_model=maxn,
-        seat_taken=[deck.points_of(m) for m in hand.taken] if maxn else None,
-        sides=_count_matrix(hand) if maxn and hand.rules.teams else None,
     )
     cards = deck.cards
     return Solution(

@@ -153,17 +153,17 @@ def test_exact_keys_beyond_the_pattern(rules: Rules) -> None:
 
 def test_the_solver_refuses_what_its_key_cannot_hold() -> None:
     from cursedbottle.solver import _search
+    from cursedbottle.solver.problem import Bottle, Problem
 
     args = dict(
-        hands=[1, 2, 4], holder_seat=[0, 1, 2], order=[[0, 1, 2], [1, 2, 0], [2, 0, 1]],
-        lopaka=-1, root=0, hot=False, pile=0, price=3, price_card=-1, owner=-1, taken=0,
-        leader=0, trick=[], trick_holders=[], suits=[0, 1, 2],
+        hands=(1, 2, 4), holder_seat=(0, 1, 2), order=((0, 1, 2), (1, 2, 0), (2, 0, 1)),
+        root=0, pile=0, bottle=Bottle(price=3), taken=(0, 0, 0), leader=0, suits=(0, 1, 2),
     )
-    assert _search.solve_state(points=[1, 15, 2], **args)[0]
+    assert _search.solve_state(Problem(points=(1, 15, 2), **args))[0]
     with pytest.raises(ValueError, match="points"):
-        _search.solve_state(points=[1, 16, 2], **args)
+        _search.solve_state(Problem(points=(1, 16, 2), **args))
     with pytest.raises(ValueError, match="sizes"):
-        _search.solve_state(points=[1, 1, 1], **{**args, "hands": [1] * 7})
+        _search.solve_state(Problem(points=(1, 1, 1), **{**args, "hands": (1,) * 7}))
 
 
 @pytest.mark.parametrize("players", [5, 6])
