@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
 
 from .actions import Action, ChooseOpen, PassCard, PileCard, Play, action_table
 from .cards import Card, Deck, iter_bits
-from .errors import IllegalAction, Rule
 from .events import (
     CardPassed,
     CardPlayed,
@@ -32,7 +30,9 @@ from .events import (
     PileCardPlaced,
     TrickWon,
 )
+from .refusals import check_deal, check_open, check_pass, check_pile, check_play
 from .rules import Rules
+from .stages import stages
 from .tricks import Trick, legal_cards, lopaka_card, trick_winner
 
 Emit = Callable[[Event], None]
@@ -46,48 +46,8 @@ _SEATS_BUT = {
 }
 
 
-_HAND_NAMES = ("first", "second")
-
-
 def _ignore(event: Event) -> None:
     pass
-
-
-class Stage(NamedTuple):
-    """One step of a hand.  With two hands per seat, `hand` is the one the pile
-    cards or passes of the stage come from and `to_hand` the receiver's hand a
-    pass goes to; `piled` counts the pile cards each seat has laid once the
-    stage is done."""
-
-    phase: Phase
-    hand: int | None = None
-    to_hand: int | None = None
-    piled: int = 1
-
-
-def stages(rules: Rules) -> tuple[Stage, ...]:
-    """The setup and play stages of a hand, in order."""
-    play = (Stage(Phase.PLAY), Stage(Phase.OVER))
-    if rules.bright_house:
-        return (
-            Stage(Phase.PILE, 0, piled=1),
-            Stage(Phase.PASS, 0, 0),
-            Stage(Phase.PILE, 1, piled=2),
-            Stage(Phase.PASS, 1, 1),
-            Stage(Phase.OPEN),
-            *play,
-        )
-    if rules.devils_eye:
-        # Both passes are chosen before either is handed over (simultaneously).
-        return (
-            Stage(Phase.PILE, 1, piled=rules.pile_per_stage),
-            Stage(Phase.PASS, 1, 0),
-            Stage(Phase.PASS, 1, 1),
-            *play,
-        )
-    if rules.lopaka:
-        return (Stage(Phase.PASS), *play)
-    return (Stage(Phase.PILE), Stage(Phase.PASS), *play)
 
 
 def random_deal(
@@ -122,7 +82,7 @@ class Hand:
         self.dealer = dealer
         self.lopaka: int | None = (dealer - 1) % self.seats if rules.lopaka else None
         self._emit = emit or _ignore
-        self._check_deal(deal, undealt)
+        check_deal(rules, dealer, deal, undealt)
         self.dealt: tuple[int, ...] = tuple(self.deck.mask_of(cards) for cards in deal)
         self.holdings: list[int] = list(self.dealt)
         self.holder_seat: tuple[int, ...] = (
@@ -193,7 +153,7 @@ class Hand:
         itself is the caller's (engine.position); this only lays the cards out.
         With Lopaka, `lopaka` names his seat (the dealer is the seat after him).
         """
-        hand = cls.__new__(cls)
+        hand: Hand = cls.__new__(cls)
         deck = rules.deck
         hand.rules, hand.deck, hand.number = rules, deck, 1
         hand.seats = rules.seats
@@ -243,7 +203,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy that emits nothing (for search and what-if)."""
-        other = Hand.__new__(Hand)
+        other: Hand = Hand.__new__(Hand)
         other.__dict__.update(self.__dict__)
         other._emit = _ignore
         other.holdings = list(self.holdings)
@@ -407,71 +367,9 @@ class Hand:
         else:
             raise TypeError(f"not an action: {action!r}")
 
-    def _require(self, phase: Phase, seat: int, what: str) -> None:
-        if self.phase is Phase.OVER:
-            raise IllegalAction(
-                Rule.GAME_OVER, "the hand is over: no one can {what} now", seat=seat, what=what
-            )
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise IllegalAction(
-                Rule.NO_SUCH_SEAT,
-                "there is no {seat} at this table",
-                seat=seat,
-            )
-        if self.phase is not phase:
-            raise IllegalAction(
-                Rule.WRONG_PHASE,
-                "{seat} cannot {what} now: the hand is in the {phase.value} phase",
-                seat=seat,
-                what=what,
-                phase=self.phase,
-            )
-        if seat == self.lopaka:
-            raise IllegalAction(
-                Rule.LOPAKA_PLAYS_HIMSELF,
-                "{seat} is Lopaka, who plays by his own policy",
-                seat=seat,
-            )
-
-    def _require_held(self, seat: int, holder: int, card: Card, what: str) -> None:
-        if not isinstance(card, Card) or card.deck_name != self.deck.name:
-            raise IllegalAction(
-                Rule.CARD_NOT_HELD, "{card!r} is not a card of this deck", seat=seat, card=card
-            )
-        if not self.holdings[holder] >> card.index & 1:
-            text = "{seat} cannot {what} {card}: it does not hold it"
-            hand = None
-            if self.rules.two_hands and not (self.phase is Phase.PLAY and self.rules.devils_eye):
-                text, hand = text + " in hand {hand_number}", holder % 2
-            raise IllegalAction(
-                Rule.CARD_NOT_HELD,
-                text,
-                seat=seat,
-                card=card,
-                what=what,
-                hand=hand,
-                hand_number=None if hand is None else hand + 1,
-            )
-
     def _pile(self, action: PileCard) -> None:
+        holder = check_pile(self, action)
         seat, card = action.seat, action.card
-        self._require(Phase.PILE, seat, "put a card into the pile")
-        if seat not in self.pile_seats:
-            raise IllegalAction(
-                Rule.DEALER_KEEPS_CARDS,
-                "{seat} deals to five and so lays no card into the pile",
-                seat=seat,
-                card=card,
-            )
-        if seat not in self.to_act():
-            raise IllegalAction(
-                Rule.ALREADY_CHOSEN,
-                "{seat} has already put its card into the pile",
-                seat=seat,
-                card=card,
-            )
-        holder = self.setup_holder(seat)
-        self._require_held(seat, holder, card, "put into the pile")
         self.holdings[holder] &= ~card.mask
         self.pile.append(card.index)
         self.pile_by_seat[seat].append(card.index)
@@ -480,39 +378,8 @@ class Hand:
             self._next_stage()
 
     def _pass(self, action: PassCard) -> None:
+        holder = check_pass(self, action)
         seat, to, card = action.seat, action.to, action.card
-        self._require(Phase.PASS, seat, "pass a card")
-        recipients = self.recipients(seat)
-        if to not in recipients:
-            raise IllegalAction(
-                Rule.PASS_TO_NON_NEIGHBOUR,
-                "{seat} may pass only to {recipients}, not to {to}",
-                seat=seat,
-                card=card,
-                to=to,
-                recipients=tuple(recipients),
-            )
-        if to in self.passes.get(seat, {}):
-            raise IllegalAction(
-                Rule.ALREADY_CHOSEN,
-                "{seat} has already chosen its card for {to}",
-                seat=seat,
-                card=card,
-                to=to,
-            )
-        holder = self.setup_holder(seat)
-        for other, chosen in self.passes.get(seat, {}).items():
-            if isinstance(card, Card) and chosen == card.index:
-                raise IllegalAction(
-                    Rule.SAME_CARD_TWICE,
-                    "{seat} cannot pass {card} twice: it is already chosen for "
-                    "{other}, and each neighbour gets a card of its own",
-                    seat=seat,
-                    card=card,
-                    to=to,
-                    other=other,
-                )
-        self._require_held(seat, holder, card, "pass")
         self.holdings[holder] &= ~card.mask
         self.passes.setdefault(seat, {})[to] = card.index
         self._emit(PassChosen(seat, to, card, self.pass_to_hand))
@@ -532,16 +399,8 @@ class Hand:
         self.passes, self._sealed = {}, []
 
     def _choose_open(self, action: ChooseOpen) -> None:
+        check_open(self, action)
         seat = action.seat
-        self._require(Phase.OPEN, seat, "choose the open hand")
-        if seat in self._pending_open:
-            raise IllegalAction(
-                Rule.ALREADY_CHOSEN, "{seat} has already chosen its open hand", seat=seat
-            )
-        if action.hand not in (0, 1):
-            raise IllegalAction(
-                Rule.WRONG_HAND, "hand {hand!r} is not 0 or 1", seat=seat, hand=action.hand
-            )
         self._pending_open[seat] = action.hand
         self._emit(OpenHandChosen(seat, action.hand))
         if not self.to_act():
@@ -552,44 +411,8 @@ class Hand:
             self._next_stage()
 
     def _play(self, action: Play) -> None:
-        seat, card = action.seat, action.card
-        self._require(Phase.PLAY, seat, "play a card")
-        holder = self._order[len(self.trick)]
-        if seat != self.holder_seat[holder]:
-            raise IllegalAction(
-                Rule.NOT_YOUR_TURN,
-                "{seat} cannot play now: it is {turn}'s turn",
-                seat=seat,
-                card=card,
-                turn=self.holder_seat[holder],
-            )
-        if isinstance(card, Card):
-            holder = self.holder_of_card(card.index)
-        self._require_held(seat, holder, card, "play")
-        if self.trick:
-            led = self.trick[0]
-            suit_masks, suit_of = self.deck.suit_masks, self.deck.suit_of
-            follow = self.holdings[holder] & suit_masks[suit_of[led]]
-            if follow and not follow >> card.index & 1:
-                text = "{seat} must follow suit: {suit} were led and it holds {suit}"
-                hand = None
-                if self.rules.devils_eye:
-                    hand = holder % 2
-                    text = (
-                        "{seat} must follow suit: {suit} were led and its {hand_name} hand, "
-                        "which {card} is in, holds {suit} (each hand follows suit on its own)"
-                    )
-                raise IllegalAction(
-                    Rule.FOLLOW_SUIT,
-                    text,
-                    seat=seat,
-                    card=card,
-                    led=self.deck.cards[led],
-                    suit=self.deck.cards[led].suit.display(),
-                    hand=hand,
-                    hand_name=None if hand is None else _HAND_NAMES[hand],
-                )
-        self._put(holder, card.index)
+        holder = check_play(self, action)
+        self._put(holder, action.card.index)
         self.autoplay()
 
     def _put(self, holder: int, card: int) -> None:
@@ -760,25 +583,3 @@ class Hand:
         return tuple(
             (-pile - (t if hot else 0)) if s == self.owner else t for s, t in enumerate(taken)
         )
-
-    # ------------------------------------------------------------------- check
-
-    def _check_deal(self, deal: Sequence[Sequence[Card]], undealt: Sequence[Card]) -> None:
-        rules = self.rules
-        if not isinstance(self.dealer, int) or not 0 <= self.dealer < rules.seats:
-            raise ValueError(f"dealer: {self.dealer!r} is not a seat of {rules.seats}")
-        if len(deal) != rules.holders:
-            raise ValueError(f"deal: {len(deal)} hands given, these rules deal {rules.holders}")
-        for h, (cards, size) in enumerate(zip(deal, rules.deal_sizes(self.dealer), strict=True)):
-            if len(cards) != size:
-                raise ValueError(f"deal: hand {h} has {len(cards)} cards, these rules deal {size}")
-        want_undealt = 3 if rules.lopaka else 0
-        if len(undealt) != want_undealt:
-            raise ValueError(
-                f"pile: {len(undealt)} undealt cards, these rules leave {want_undealt}"
-            )
-        seen: set[Card] = set()
-        for c in [c for cards in deal for c in cards] + list(undealt):
-            if c in seen:
-                raise ValueError(f"deal: {c} is dealt twice")
-            seen.add(c)

@@ -42,8 +42,9 @@ from .actions import Action, ChooseOpen, PassCard, PileCard, Play
 from .cards import JOKER, Card, Deck
 from .errors import IllegalAction, Rule
 from .events import Phase
-from .hand import Emit, Hand, Stage, stages
+from .hand import Emit, Hand
 from .rules import Rules, RulesError
+from .stages import Stage, stages
 from .tricks import Trick
 
 __all__ = [
