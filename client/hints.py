@@ -17,8 +17,8 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
+from .cards import card_text
 from .model import TableModel
-from .widgets import card_text
 
 #: A difference to the best below this shows as 0.0: "as good as the best".
 SAME = 0.05

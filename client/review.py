@@ -27,10 +27,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from .cards import card_text
 from .i18n import Tr
 from .literal import plain, plain_cells
 from .net import Session, error_text
-from .widgets import card_text
 
 Loader = Callable[[], Awaitable[table_pb2.HandReview]]
 

@@ -1,7 +1,7 @@
-"""The table's custom widgets: the hand you select cards from, and the log.
+"""The hand you select cards from: legal ones bright, the cursor reversed, a hint marked.
 
-Both render plain Rich `Text` from data the screen hands them, so a screenshot
-depends on the game state only (no clocks, no animation).
+The screen binds one `HandState` to it; the widget draws it and turns clicks
+and number keys into positions in the flat list of cards.
 """
 
 from __future__ import annotations
@@ -12,52 +12,14 @@ from cursedbottle.v1 import game_pb2
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
-from .i18n import Tr
+from ..cards import card_style
+from ..i18n import Tr
 
 CELL = 5  # columns per card: " 10♥ " and " 2.5Y" fit the widest faces
 NUMBER_KEYS = "1234567890"
-
-
-#: Card faces by suit: hearts and diamonds red; the Bottle Imp's colours their own.
-SUIT_STYLES = {
-    game_pb2.SUIT_DIAMONDS: "red",
-    game_pb2.SUIT_HEARTS: "red",
-    game_pb2.SUIT_YELLOW: "yellow",
-    game_pb2.SUIT_BLUE: "bright_blue",
-    game_pb2.SUIT_RED: "red",
-}
-
-
-def card_style(card: game_pb2.Card) -> str:
-    return SUIT_STYLES.get(card.suit, "")
-
-
-def card_text(tr: Tr, card: game_pb2.Card | None, style: str = "") -> Text:
-    """A card in its suit's colour; an unset card is the starting price (the joker, or
-    the Bottle Imp's Hell card 19)."""
-    if card is None or not card.code:
-        return Text(tr.card(None), style=style or ("bold magenta" if tr.start_price
-                                                   else "yellow"))
-    return Text(tr.card(card), style=(card_style(card) + " " + style).strip() or "bold")
-
-
-def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
-    """Cards side by side as boxes under their players' names (large terminals):
-    `entries` are (name, card, emphasised)."""
-    face_w = max([4] + [len(tr.card(card)) for _n, card, _s in entries])
-    width = min(18, max([face_w + 4] + [len(name) + 2 for name, _c, _s in entries]))
-    lines = [Text() for _ in range(4)]
-    for name, card, strong in entries:
-        edge = "bold yellow" if strong else ""
-        lines[0].append(f"{name[: width - 1]:<{width}}", style="bold" if strong else "")
-        lines[1].append(("┌" + "─" * face_w + "┐").ljust(width), style=edge)
-        lines[2].append("│", style=edge)
-        lines[2].append(tr.card(card).center(face_w), style=card_style(card) or "bold")
-        lines[2].append("│".ljust(width - face_w - 1), style=edge)
-        lines[3].append(("└" + "─" * face_w + "┘").ljust(width), style=edge)
-    return Text("\n").join(lines)
 
 
 @dataclass
@@ -69,16 +31,31 @@ class HandRow:
     cards: list[game_pb2.Card] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class HandState:
+    """What the hand shows: its rows, the codes that may be chosen, the cursor (an index
+    in the flat list), the hint's card, staged choices (code → short tag) and the row
+    that may be chosen from now."""
+
+    rows: tuple[HandRow, ...] = ()
+    legal: frozenset[str] = frozenset()
+    cursor: int | None = None
+    hint_code: str | None = None
+    marks: dict[str, str] = field(default_factory=dict)
+    active_hand: int | None = None
+
+    def flat(self) -> list[tuple[int, game_pb2.Card]]:
+        return [(row.hand, c) for row in self.rows for c in row.cards]
+
+
 class HandView(Widget):
-    """Your cards in the total order: legal ones bright, the cursor reversed, a hint marked.
+    """Your cards in the total order.
 
     Clicking a card selects it; clicking the selected card again plays it (the
     screen decides what "play" means in the current phase).
     """
 
-    DEFAULT_CSS = """
-    HandView { height: auto; min-height: 2; padding: 0 1; }
-    """
+    hand: reactive[HandState] = reactive(HandState, layout=True)
 
     class Picked(Message):
         """A card was clicked: select it (`confirm` when it was already selected)."""
@@ -91,23 +68,34 @@ class HandView(Widget):
     def __init__(self, tr: Tr, **kw) -> None:
         super().__init__(**kw)
         self.tr = tr
-        self.rows: list[HandRow] = []
-        self.legal: set[str] = set()
-        self.cursor: int | None = None
-        self.hint_code: str | None = None
-        self.marks: dict[str, str] = {}  # staged choices: code → short tag
-        self.active_hand: int | None = None  # the row that may be chosen from now
         self._spans: list[tuple[int, int, int, int]] = []  # (y, x0, x1, flat index)
 
-    def update_hand(self, rows: list[HandRow], legal: set[str], cursor: int | None,
-                    hint_code: str | None, marks: dict[str, str],
-                    active_hand: int | None) -> None:
-        self.rows, self.legal, self.cursor = rows, legal, cursor
-        self.hint_code, self.marks, self.active_hand = hint_code, marks, active_hand
-        self.refresh(layout=True)
+    @property
+    def rows(self) -> tuple[HandRow, ...]:
+        return self.hand.rows
+
+    @property
+    def legal(self) -> frozenset[str]:
+        return self.hand.legal
+
+    @property
+    def cursor(self) -> int | None:
+        return self.hand.cursor
+
+    @property
+    def hint_code(self) -> str | None:
+        return self.hand.hint_code
+
+    @property
+    def marks(self) -> dict[str, str]:
+        return self.hand.marks
+
+    @property
+    def active_hand(self) -> int | None:
+        return self.hand.active_hand
 
     def flat(self) -> list[tuple[int, game_pb2.Card]]:
-        return [(row.hand, c) for row in self.rows for c in row.cards]
+        return self.hand.flat()
 
     def key_row(self) -> int | None:
         """The row the number keys choose from: the one with the cards that may be chosen
@@ -218,32 +206,3 @@ class HandView(Widget):
             if y - 1 <= offset.y < y + depth and x0 <= offset.x < x1:
                 self.post_message(self.Picked(index, confirm=index == self.cursor))
                 return
-
-
-class LogView(Widget):
-    """The last lines of the log that fit (newest at the bottom)."""
-
-    DEFAULT_CSS = """
-    LogView { height: 1fr; padding: 0 1; }
-    """
-
-    def __init__(self, **kw) -> None:
-        super().__init__(**kw)
-        self.lines: list[str] = []
-
-    def set_lines(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.refresh()
-
-    def render(self) -> Text:
-        height = max(1, self.size.height)
-        width = max(10, self.size.width - 2)
-        wrapped: list[str] = []
-        for line in self.lines[-height * 2:]:
-            while len(line) > width:
-                cut = line.rfind(" ", 0, width)
-                cut = cut if cut > 0 else width
-                wrapped.append(line[:cut])
-                line = "  " + line[cut:].lstrip()
-            wrapped.append(line)
-        return Text("\n".join(wrapped[-height:]), no_wrap=True, overflow="crop")

@@ -1,0 +1,49 @@
+"""The hint pop-up: the server's ranked list, each legal action with its value and reason."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from cursedbottle.v1 import table_pb2
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from ..hints import hint_table
+from ..model import TableModel
+from .base import Popup
+
+
+class HintScreen(Popup[str | None]):
+    """"Thinking…" until `show` brings the list; Enter then plays the best choice."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("escape,h", "dismiss(None)", "Close"),
+        Binding("enter", "play", "Play"),
+    ]
+    BOX = "hintbox"
+
+    def __init__(self, model: TableModel) -> None:
+        super().__init__()
+        self.model = model
+        self.tr = model.tr
+
+    def body(self) -> ComposeResult:
+        yield Static(Text(self.tr("hint_wait"), style="italic"), id="hinttext")
+
+    ready = False
+
+    def action_play(self) -> None:
+        """Enter plays the best card only once the list is there."""
+        self.dismiss("play" if self.ready else None)
+
+    def show_error(self, text: str) -> None:
+        if self.is_mounted:
+            self.query_one("#hinttext", Static).update(Text(text, style="red"))
+
+    def show(self, hint: table_pb2.HintResponse) -> None:
+        if not self.is_mounted:
+            return
+        self.ready = True
+        self.query_one("#hinttext", Static).update(hint_table(self.model, hint))
