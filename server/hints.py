@@ -15,17 +15,13 @@ make another seat's short one wait.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import table_pb2
 
 from .errors import exhausted, precondition
-from .seating import seat_map
-from .wire import action_msg, set_card
-
-if TYPE_CHECKING:
-    from cursedbottle.bots.hints import Hint, Reason
+from .hint_msgs import hint_msg
 
 DEFAULT_BUDGET_MS = 1000
 MAX_BUDGET_MS = 10_000
@@ -67,40 +63,3 @@ def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintRes
     except ImportError as exc:
         raise precondition("NO_SOLVER", f"hints need the solver, which is missing: {exc}") from None
     return hint_msg(hint(view, seed=seed, budget=budget_ms / 1000), view)
-
-
-def hint_msg(result: Hint, view: SeatView) -> table_pb2.HintResponse:
-    """A hint of the seat of `view` as the wire's HintResponse (table seats)."""
-    seats = seat_map(view.seat_players, view.rules.players)
-    legal = set(view.legal_actions)
-    out = table_pb2.HintResponse()
-    for line in result.lines:
-        if line.action not in legal:  # a hint only ever names the seat's own legal moves
-            continue
-        item = out.actions.add(
-            best_share=line.best_rate,
-            samples=line.samples,
-            exact=line.exact,
-            reason=str(line.reason),
-            close_to_best=line.close,
-        )
-        _set_reason(item.why, line.reason, seats.to_wire)
-        if line.value is not None:
-            item.expected_value = line.value
-        item.action.CopyFrom(action_msg(line.action, seats))
-    out.samples = max((a.samples for a in out.actions), default=0)
-    out.reason = out.actions[0].reason if out.actions else ""
-    basis = result.basis
-    out.basis.kind, out.basis.model, out.basis.deals = basis.kind, basis.model, basis.deals
-    out.meaning = basis.meaning
-    return out
-
-
-def _set_reason(msg: table_pb2.Reason, why: Reason, to_wire) -> None:
-    msg.kind, msg.points = why.kind, why.points
-    if why.card is not None:
-        set_card(msg.card, why.card)
-    if why.to is not None:
-        msg.to = to_wire[why.to]
-    if why.hand is not None:
-        msg.hand = why.hand

@@ -28,17 +28,15 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from cursedbottle.engine.events import HandEnded
-from cursedbottle.engine.records import HandRecord, RecordError, replay_hand
-from cursedbottle.solver.review import record_names
+from cursedbottle.engine.records import HandRecord, RecordError
 from cursedbottle.v1 import table_pb2
 
-from . import wire
 from .credentials import PasswordHash, password_opens, token_hash, token_opens
 from .errors import denied, exhausted, invalid, not_found, precondition
 from .lobby import Lobby
+from .review_msgs import FinishedHand, review_msg, summary_msg
 from .rows import StoredHand, StoredTable
 from .runner import Job
 from .tables import Table
@@ -55,34 +53,6 @@ CACHE_BYTES = 16 << 20
 MAX_REVIEWS_PER_CLIENT = 2
 #: Hand summaries kept (a few hundred bytes each); the cache starts afresh beyond.
 SUMMARY_CACHE_SIZE = 20_000
-
-
-@dataclass(frozen=True)
-class FinishedHand:
-    table_id: str
-    table_name: str
-    number: int
-    #: The hand record with `table`, `hand`, `names` and `seating` (what history exports).
-    record: dict[str, Any]
-    finished_ns: int
-
-
-def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
-    """What a list of hands shows of one (replays the record: scores and the owner)."""
-    record = HandRecord.from_json(hand.record)
-    played = replay_hand(record)
-    out = table_pb2.HandSummary(
-        table_id=hand.table_id,
-        table_name=hand.table_name,
-        hand=hand.number,
-        names=record_names(hand.record, record),
-        scores=list(played.scores()),
-        finished_ns=hand.finished_ns,
-    )
-    out.rules.CopyFrom(wire.rules_msg(record.rules))
-    if played.owner is not None:
-        out.owner = played.owner
-    return out
 
 
 def _summary_or_none(hand: FinishedHand) -> table_pb2.HandSummary | None:
@@ -117,57 +87,6 @@ def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
         ) from None
     review = build_review(record, from_trick, names=list(summary.names))
     return review_msg(review, summary, record)
-
-
-def review_msg(
-    review: dict[str, Any], summary: table_pb2.HandSummary, record: HandRecord
-) -> table_pb2.HandReview:
-    """`build_review`'s data as the wire's HandReview (seats are hand seats)."""
-    deck = record.rules.deck
-    out = table_pb2.HandReview(
-        dealer=review["dealer"],
-        from_trick=review["from_trick"],
-        valued_from=review["valued_from"],
-        model=review["model"],
-        worst_case=review["worst_case"],
-        meaning=review["meaning"],
-    )
-    out.hand.CopyFrom(summary)
-    for trick in review["tricks"]:
-        t = out.tricks.add(
-            number=trick["number"],
-            leader=trick["leader"],
-            winner=trick["winner"],
-            bought=trick["bought"],
-        )
-        if trick["price"] is not None:
-            t.price.CopyFrom(wire.card_msg(deck.card(trick["price"])))
-        for c in trick["cards"]:
-            card = t.cards.add(seat=c["seat"], valued="value" in c)
-            card.card.CopyFrom(wire.card_msg(deck.card(c["card"])))
-            if "value" in c:
-                card.value = c["value"]
-                card.best_value = c["best_value"]
-                card.loss = c["loss"]
-                card.forced = c["forced"]
-                wire.add_cards(card.best, (deck.card(b) for b in c["best"]))
-                if "worst_value" in c:
-                    card.worst_value = c["worst_value"]
-                    card.worst_best_value = c["worst_best_value"]
-                    card.worst_loss = c["worst_loss"]
-    for seat, name in enumerate(review["names"]):
-        out.seats.add(
-            name=name,
-            lopaka=seat == review["lopaka"],
-            score=review["scores"][seat],
-            loss=review["loss"][seat],
-            mistakes=review["mistakes"][seat],
-            analysed=review["analysed"][seat],
-            worst_loss=review["worst_loss"][seat],
-        )
-    if review["price"] != deck.joker_name:
-        out.price.CopyFrom(wire.card_msg(deck.card(review["price"])))
-    return out
 
 
 @dataclass(eq=False)
