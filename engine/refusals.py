@@ -15,10 +15,7 @@ from .actions import ChooseOpen, PassCard, PileCard, Play
 from .cards import Card, Deck
 from .errors import IllegalAction, Rule
 from .events import Phase
-from .rules import Rules
-
-#: A seat's two hands in words (Devil's Eye follows suit per hand).
-HAND_NAMES = ("first", "second")
+from .rules import HAND_NAMES, Rules
 
 
 class HandState(Protocol):

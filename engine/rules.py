@@ -30,6 +30,9 @@ class Edition(enum.Enum):
 PLAYERS = {Edition.CURSED_BOTTLE: (2, 3, 4), Edition.BOTTLE_IMP: (2, 3, 4, 5, 6)}
 #: Hands of a Bottle Imp game when no end is given: each player deals twice.
 DEALS_PER_PLAYER = 2
+#: A player's two hands in words (the bright house, Devil's Eye): the first and
+#: the second dealt.
+HAND_NAMES = ("first", "second")
 #: Devil's Eye deals each player a first hand of 6 and a second of 12.
 DEVILS_EYE_DEAL = (6, 12)
 #: ... and each lays 2 cards of the second hand into the Devil's Trick.
