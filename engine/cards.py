@@ -39,19 +39,12 @@ class Suit(enum.IntEnum):
         """The suit sign; the colours have none, their letter stands in."""
         return "♦♥♠YBR"[self]
 
-    def display(self, lang: str = "en") -> str:
-        names = _SUIT_NAMES.get(lang, _SUIT_NAMES["en"])
-        return names[self]
+    def display(self) -> str:
+        """The suit's name in the engine's (English) messages; the client has its own words."""
+        return _SUIT_NAMES[self]
 
 
-_SUIT_NAMES = {
-    "en": ("diamonds", "hearts", "spades", "yellow", "blue", "red"),
-    "de": ("Karo", "Herz", "Pik", "Gelb", "Blau", "Rot"),
-}
-_RANK_NAMES = {
-    "en": {"A": "A", "J": "J", "Q": "Q"},
-    "de": {"A": "Ass", "J": "B", "Q": "D"},
-}
+_SUIT_NAMES = ("diamonds", "hearts", "spades", "yellow", "blue", "red")
 JOKER = "JOKER"
 
 
@@ -100,10 +93,9 @@ class Card:
     def mask(self) -> int:
         return 1 << self.index
 
-    def display(self, lang: str = "en") -> str:
-        """Short localised form for people: `10♥`, German `B♠` for the jack."""
-        names = _RANK_NAMES.get(lang, _RANK_NAMES["en"])
-        return names.get(self.rank, self.rank) + self.suit.symbol
+    def display(self) -> str:
+        """Short form for people: `10♥`, `J♠` (the colours keep their letter)."""
+        return self.rank + self.suit.symbol
 
     def __str__(self) -> str:
         return self.ascii
