@@ -70,7 +70,9 @@ EXTENSIONS = [
 setup(
     packages=sorted(PACKAGE_DIR),
     package_dir=PACKAGE_DIR,
-    package_data={"cursedbottle.v1": ["*.proto", "*.pyi"], "cursedbottle.client": ["data/*.txt"],
+    package_data={"cursedbottle.v1": ["*.proto", "*.pyi"],
+                  "cursedbottle.client": ["data/*.txt", "*.tcss"],
+                  "cursedbottle.client.popups": ["*.tcss"],
                   "cursedbottle.engine": ["data/*.csv"]},
     cmdclass={"build_py": BuildPyWithProtos},
     ext_modules=cythonize(EXTENSIONS, compiler_directives={"language_level": "3"}),

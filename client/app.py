@@ -215,11 +215,7 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("l,a", "dismiss('leave')", "Give it up"),
         Binding("escape,q", "dismiss(None)", "Stay"),
     ]
-    DEFAULT_CSS = """
-    QuitScreen { align: center middle; }
-    #quitbox { width: 74; height: auto; border: thick $warning; background: $panel;
-               padding: 0 1; }
-    """
+    CSS_PATH = "app.tcss"
 
     def __init__(self, tr: Tr) -> None:
         super().__init__()
@@ -284,10 +280,7 @@ class LobbyScreen(Screen):
         Binding("question_mark", "app.rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
     ]
-    DEFAULT_CSS = """
-    #lobbytitle { height: 1; padding: 0 1; text-style: bold; background: $primary-background; }
-    #lobbymsg { height: auto; padding: 0 1; color: $warning; }
-    """
+    CSS_PATH = "app.tcss"
 
     def __init__(self, session: Session, tr: Tr, refresh_every: float = 3.0,
                  seats: SeatStore | None = None) -> None:
@@ -433,18 +426,7 @@ class CreateScreen(ModalScreen[dict | None]):
     a combination the server refuses (teams for three) is refused with its message."""
 
     BINDINGS: ClassVar[list] = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    CreateScreen { align: center middle; }
-    #form { width: 70; height: auto; max-height: 24; border: thick $accent;
-            background: $panel; padding: 0 1; }
-    #form Horizontal { height: 1; margin-bottom: 1; }
-    #form Horizontal.hidden { display: none; }
-    #form Label { width: 26; padding: 0 1 0 0; }
-    #form Input, #form Select { width: 1fr; }
-    #form #buttons { height: 1; align: right middle; margin: 0; }
-    #buttons Button { margin-left: 2; }
-    #formmsg { color: $error; height: auto; }
-    """
+    CSS_PATH = "app.tcss"
 
     def __init__(self, tr: Tr, name: str) -> None:
         super().__init__()

@@ -44,6 +44,9 @@ class SetupModel(Protocol):
     stage_hand: int | None
 
     def legal_kind(self) -> str | None: ...
+    def find_action(self, kind: str, code: str = "",
+                    to: int | None = None) -> game_pb2.Action | None: ...
+    def stage_targets(self) -> list[Target]: ...
     def legal_codes(self) -> set[str]: ...
     def pile_needed(self) -> int: ...
     def plan_targets(self) -> list[Target]: ...
@@ -97,11 +100,60 @@ class Plan:
             return Step.PASS
         return Step.WAIT if self.confirmed else Step.CONFIRM
 
+    def mark_sent(self, sent: str | Target) -> None:
+        """The server took a pile card (its code) or the pass to a target."""
+        if isinstance(sent, str):
+            self.pile_sent.add(sent)
+        else:
+            self.passes_sent.add(sent)
+
     def retarget(self, named: list[Target]) -> None:
         """The server named receivers the plan had guessed otherwise: those sent are kept,
         the unsent passes are chosen again for `named`."""
         self.targets = [t for t in self.targets if t in self.passes_sent] + named
         self.forget(pile=False)
+
+
+@dataclass
+class Due:
+    """What of a plan the server asks for now: the actions, what each one sends (a pile
+    card's code or a pass's target), and whether the plan was taken back instead (a
+    choice the server no longer takes, or receivers it named otherwise)."""
+
+    actions: list[game_pb2.Action] = field(default_factory=list)
+    sent: list[str | Target] = field(default_factory=list)
+    taken_back: bool = False
+
+
+def due(model: SetupModel, plan: Plan) -> Due:
+    """The staged pile cards or passes the server asks for now (all of them: two pile
+    cards in Devil's Eye, both passes with three or four players)."""
+    kind = model.legal_kind()
+    if kind == "pile":
+        cards = [c for c in plan.pile if c.code not in plan.pile_sent]
+        actions = [model.find_action("pile", c.code) for c in cards]
+        if any(a is None for a in actions):
+            plan.forget()
+            return Due(taken_back=True)
+        return Due(actions, [c.code for c in cards])
+    if kind != "pass_card":
+        return Due()
+    todo = [t for t in model.stage_targets() if t not in plan.passes_sent]
+    if any(t not in plan.targets for t in todo):
+        # the neighbours were guessed before the server named them: choose again
+        plan.retarget(todo)
+        return Due(taken_back=True)
+    actions = []
+    for target in todo:
+        card = plan.card_for(target)
+        if card is None:
+            return Due()  # not chosen yet (a hint's early sending stops here)
+        action = model.find_action("pass_card", card.code, to=target[0])
+        if action is None:
+            plan.forget(pile=False)
+            return Due(taken_back=True)
+        actions.append(action)
+    return Due(actions, list(todo))
 
 
 def stage_plan(model: SetupModel, plan: Plan | None) -> Plan | None:

@@ -30,9 +30,20 @@ from textual.widgets import DataTable, Static
 from .cards import card_text
 from .i18n import Tr
 from .literal import plain, plain_cells
-from .net import Session, error_text
+from .net import Seat, Session, error_text
 
 Loader = Callable[[], Awaitable[table_pb2.HandReview]]
+
+
+def hand_loader(session: Session, seat: Seat, hand: int) -> Loader:
+    """The server's review of a hand of the seat's table (what the end-of-hand pop-up's
+    `r` runs)."""
+
+    async def load() -> table_pb2.HandReview:
+        return await session.review_hand(seat.table_id, hand, password=seat.password,
+                                         token=seat.token or seat.host_token)
+
+    return load
 
 
 def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
@@ -207,12 +218,7 @@ class ReviewScreen(ModalScreen[None]):
         Binding("home", "scroll_home", "Top", show=False),
         Binding("end", "scroll_end", "End", show=False),
     ]
-    DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    #reviewbox { width: 96%; height: 94%; border: thick $accent; background: $panel;
-                 padding: 0 1; }
-    #reviewkeys { dock: bottom; height: 1; color: $text-muted; }
-    """
+    CSS_PATH = "review.tcss"
 
     def __init__(self, tr: Tr, loader: Loader | None = None,
                  review: table_pb2.HandReview | None = None) -> None:
@@ -291,10 +297,7 @@ class HistoryScreen(Screen):
         Binding("enter", "review", "Review"),
         Binding("q", "app.quit", "Quit"),
     ]
-    DEFAULT_CSS = """
-    #histtitle { height: 1; padding: 0 1; text-style: bold; background: $primary-background; }
-    #histmsg { height: auto; padding: 0 1; color: $warning; }
-    """
+    CSS_PATH = "review.tcss"
 
     def __init__(self, session: Session, tr: Tr,
                  credentials: Callable[[str], tuple[str, str]] | None = None) -> None:

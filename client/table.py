@@ -19,14 +19,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 
 from .model import TableModel
 from .net import Seat, Session, error_text
-from .plan import Plan, Step, active_hand, marks, selectable, stage_plan, step
-from .popups import GameOverScreen, HandEndScreen, HintScreen, RulesScreen, TutorScreen
+from .plan import Plan, Step, active_hand, due, marks, selectable, stage_plan, step
+from .popups import (
+    GameOverScreen,
+    HandEndScreen,
+    HintScreen,
+    PopupQueue,
+    RulesScreen,
+    TutorScreen,
+)
 from .prompt import Said, keys_line, prompt
-from .review import Loader
+from .review import hand_loader
 from .stream import Back, Lost, Refused, resume
 from .tutor import action_code, tutor_loss, warning
 from .widgets import (
@@ -41,6 +48,7 @@ from .widgets import (
     StatusLine,
     TextLine,
     TrickView,
+    hand_rows,
 )
 
 __all__ = ["GameOverScreen", "HandEndScreen", "HintScreen", "RulesScreen", "TableScreen",
@@ -97,8 +105,7 @@ class TableScreen(Screen):
         self._tutoring = False  # a card waits for the tutor's hint (or the "are you sure")
         self._ahead: Plan | None = None  # a hint that waits until its pass is asked
         self.starting = False
-        self._popups: list[ModalScreen] = []
-        self._popup_open = False
+        self._popups = PopupQueue()
         self._busy = False
         self.model = model
         self.speed = speed
@@ -204,10 +211,11 @@ class TableScreen(Screen):
             elif kind == "phase_started" and event.phase_started.phase == game_pb2.PHASE_PILE:
                 self.plan = None
             if live and kind == "hand_ended":
-                self._popup(HandEndScreen(model, event.hand_ended,
-                                          self._review_loader(event.hand_ended.number)))
+                loader = None if self.session is None or self.seat is None else hand_loader(
+                    self.session, self.seat, event.hand_ended.number)
+                self._popups.add(self.app, HandEndScreen(model, event.hand_ended, loader))
             if live and kind == "game_ended":
-                self._popup(GameOverScreen(model))
+                self._popups.add(self.app, GameOverScreen(model))
             if live and pace and kind in ("card_played", "trick_won"):
                 self._changed()
                 await asyncio.sleep(pace)
@@ -237,52 +245,10 @@ class TableScreen(Screen):
             self.starting = False
             self.message = self.tr("refused", msg=error_text(exc))
 
-    def _popup(self, screen: ModalScreen) -> None:
-        self._popups.append(screen)
-        self._next_popup()
-
-    def _next_popup(self) -> None:
-        if self._popup_open or not self._popups:
-            return
-        self._popup_open = True
-        screen = self._popups.pop(0)
-
-        def closed(_result: object = None) -> None:
-            self._popup_open = False
-            self._next_popup()
-
-        self.app.push_screen(screen, closed)
-
-    def _review_loader(self, hand: int) -> Loader | None:
-        """What the end-of-hand pop-up's `r` runs: the server's review of that hand."""
-        if self.session is None or self.seat is None:
-            return None
-        session, seat = self.session, self.seat
-
-        async def load() -> table_pb2.HandReview:
-            return await session.review_hand(seat.table_id, hand, password=seat.password,
-                                             token=seat.token or seat.host_token)
-
-        return load
-
     # ------------------------------------------------------------- the hand
 
     def _hand_rows(self) -> tuple[list[HandRow], int | None]:
-        m, tr = self.model, self.tr
-        hands = m.my_hands()
-        if not m.two_hands:
-            return [HandRow(h, "", cards) for h, cards in hands], None
-        rows = []
-        opened = m.open_hand.get(m.me)
-        for h, cards in hands:
-            state = ""
-            if opened is not None:
-                state = f" {tr('open') if h == opened else tr('hidden')}"
-            rows.append(HandRow(h, f"{tr('hand_n', n=h + 1)}{state}:", cards))
-        width = max(len(r.label) for r in rows)
-        for r in rows:
-            r.label = r.label.ljust(width)
-        return rows, self._active_hand()
+        return hand_rows(self.model)
 
     def _active_hand(self) -> int | None:
         return active_hand(self.model)
@@ -484,49 +450,13 @@ class TableScreen(Screen):
         return await self._send_asked(plan)
 
     async def _send_asked(self, plan: Plan) -> bool:
-        """Send the staged pile cards or passes the server asks for now (all of them: two
-        pile cards in Devil's Eye, both passes with three or four players)."""
-        kind = self.model.legal_kind()
-        if kind == "pile":
-            return await self._send_pile(plan)
-        if kind == "pass_card":
-            return await self._send_passes(plan)
-        return False
-
-    async def _send_pile(self, plan: Plan) -> bool:
-        m = self.model
-        cards = [c for c in plan.pile if c.code not in plan.pile_sent]
-        if not cards:
-            return False
-        actions = [m.find_action("pile", c.code) for c in cards]
-        if any(a is None for a in actions):
-            plan.forget()
+        """Send what of the plan the server asks for now (see plan.due)."""
+        asked = due(self.model, plan)
+        if asked.taken_back:
             self._replanned()
+        if not asked.actions:
             return False
-        return await self._send(actions, lambda i: plan.pile_sent.add(cards[i].code))
-
-    async def _send_passes(self, plan: Plan) -> bool:
-        m = self.model
-        todo = [t for t in m.stage_targets() if t not in plan.passes_sent]
-        if not todo:
-            return False
-        if any(t not in plan.targets for t in todo):
-            # the neighbours were guessed before the server named them: choose again
-            plan.retarget(todo)
-            self._replanned()
-            return False
-        actions = []
-        for target in todo:
-            card = plan.card_for(target)
-            if card is None:
-                return False  # not chosen yet (a hint's early sending stops here)
-            action = m.find_action("pass_card", card.code, to=target[0])
-            if action is None:
-                plan.forget(pile=False)
-                self._replanned()
-                return False
-            actions.append(action)
-        return await self._send(actions, lambda i: plan.passes_sent.add(todo[i]))
+        return await self._send(asked.actions, lambda i: plan.mark_sent(asked.sent[i]))
 
     async def _send(self, actions: list[game_pb2.Action],
                     on_sent: Callable[[int], None] | None = None) -> bool:

@@ -17,6 +17,8 @@ from textual.widget import Widget
 
 from ..cards import card_style
 from ..i18n import Tr
+from ..model import TableModel
+from ..plan import active_hand
 
 CELL = 5  # columns per card: " 10♥ " and " 2.5Y" fit the widest faces
 NUMBER_KEYS = "1234567890"
@@ -29,6 +31,26 @@ class HandRow:
     hand: int
     label: str
     cards: list[game_pb2.Card] = field(default_factory=list)
+
+
+def hand_rows(m: TableModel) -> tuple[list[HandRow], int | None]:
+    """The seat's hands as rows (labelled, when the bright house holds two) and the row
+    the setup takes from."""
+    tr = m.tr
+    hands = m.my_hands()
+    if not m.two_hands:
+        return [HandRow(h, "", cards) for h, cards in hands], None
+    rows = []
+    opened = m.open_hand.get(m.me)
+    for h, cards in hands:
+        state = ""
+        if opened is not None:
+            state = f" {tr('open') if h == opened else tr('hidden')}"
+        rows.append(HandRow(h, f"{tr('hand_n', n=h + 1)}{state}:", cards))
+    width = max(len(r.label) for r in rows)
+    for r in rows:
+        r.label = r.label.ljust(width)
+    return rows, active_hand(m)
 
 
 @dataclass(frozen=True)
