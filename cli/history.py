@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from cursedbottle.cli.errors import fail
+from cursedbottle.cli.files import write_out
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -116,11 +117,7 @@ def _write(text: str, output: str | None) -> int:
         except OSError as exc:
             return fail(f"{output}: {exc.strerror or exc}")
         return 0
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `history --jsonl | head`: the reader left, fine
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    write_out(text)
     return 0
 
 

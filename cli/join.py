@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from cursedbottle.cli.errors import fail
-from cursedbottle.cli.play import add_tutor_arguments, check_tutor_threshold
+from cursedbottle.cli.options import add_client_arguments, check_tutor_threshold
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -21,11 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--table", default=None, help="go straight to this table (its id)")
     p.add_argument("--watch", action="store_true", help="with --table: only watch it")
     p.add_argument("--password", default="", help="the table's password, if it has one")
-    p.add_argument("--lang", choices=("en", "de"), default=None,
-                   help="language (default: from the locale)")
-    p.add_argument("--hint-budget", type=int, default=1000,
-                   help="milliseconds the server thinks about a hint (default: 1000)")
-    add_tutor_arguments(p)
+    add_client_arguments(p)
     return p
 
 

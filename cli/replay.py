@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 
 from cursedbottle.cli.errors import fail
+from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_out
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -26,29 +25,19 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "An illegal or malformed record exits with status 2 and names the first problem."
         ),
     )
-    p.add_argument("record", metavar="RECORD.json", help="the hand record; - reads stdin")
-    p.add_argument(
-        "--indent", type=int, default=None, metavar="N", help="pretty-print with N spaces"
-    )
+    add_input(p, "record", "RECORD.json", "the hand record")
+    add_indent(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     from cursedbottle.engine.records import HandRecord, RecordError, replay
 
-    source = "<stdin>" if args.record == "-" else args.record
     try:
-        if args.record == "-":
-            record = HandRecord.loads(sys.stdin.read())
-        else:
-            record = HandRecord.load(args.record)
-        result = replay(record)
-    except OSError as exc:
-        return fail(f"{source}: {exc.strerror or exc}")
+        result = replay(HandRecord.from_json(read_json(args.record)))
+    except BadInput as exc:
+        return fail(str(exc))
     except RecordError as exc:
-        return fail(f"{source}: {exc}")
-    try:
-        print(json.dumps(result.to_json(), indent=args.indent), flush=True)
-    except BrokenPipeError:  # `cursed-bottle replay x.json | head`: the reader left, fine
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return fail(f"{source(args.record)}: {exc}")
+    write_out(json.dumps(result.to_json(), indent=args.indent) + "\n")
     return 0

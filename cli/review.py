@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 import textwrap
 from typing import Any
 
 from cursedbottle.cli.errors import fail
+from cursedbottle.cli.files import BadInput, add_input, read_json, source, write_out
 
 #: Best cards named per line before "…".
 MAX_BEST_SHOWN = 3
@@ -43,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "case beside it, and each player's total loss."
         ),
     )
-    p.add_argument("record", metavar="RECORD.json", help="the hand record; - reads stdin")
+    add_input(p, "record", "RECORD.json", "the hand record")
     p.add_argument(
         "--from-trick",
         type=int,
@@ -58,37 +57,23 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from cursedbottle.engine.records import HandRecord, RecordError
 
-    source = "<stdin>" if args.record == "-" else args.record
     try:
-        text = sys.stdin.read() if args.record == "-" else _read(args.record)
-        obj = json.loads(text)
+        obj = read_json(args.record)
         record = HandRecord.from_json(obj)
         if not 1 <= args.from_trick <= record.rules.tricks:
             return fail(f"--from-trick: {args.from_trick} is not a trick (1…{record.rules.tricks})")
         from cursedbottle.solver.review import build_review
 
         review = build_review(record, args.from_trick, names=_names(obj, record))
-    except OSError as exc:
-        return fail(f"{source}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        return fail(f"{source}: not JSON: the file is not UTF-8 text")
-    except json.JSONDecodeError as exc:
-        return fail(f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except BadInput as exc:
+        return fail(str(exc))
     except RecordError as exc:
-        return fail(f"{source}: {exc}")
+        return fail(f"{source(args.record)}: {exc}")
     except ImportError as exc:  # the compiled search is missing
         return fail(f"the solver is not available ({exc}); reinstall with `pip install .`")
     out = json.dumps(review, ensure_ascii=False) if args.json else render(review)
-    try:
-        print(out, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    write_out(out + "\n")
     return 0
-
-
-def _read(path: str) -> str:
-    with open(path, "rb") as f:
-        return f.read().decode("utf-8")
 
 
 def _names(obj: Any, record) -> list[str]:

@@ -13,7 +13,7 @@ import sys
 import time
 
 from cursedbottle.cli.errors import fail
-from cursedbottle.cli.play import add_rules_arguments, rules_from_args
+from cursedbottle.cli.options import add_rules_arguments, rules_from_args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ import json
 import sys
 
 from cursedbottle.cli.errors import fail
+from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_out
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -27,10 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "status 2."
         ),
     )
-    p.add_argument("position", metavar="POSITION.json", help="the position; - reads stdin")
-    p.add_argument(
-        "--indent", type=int, default=None, metavar="N", help="pretty-print with N spaces"
-    )
+    add_input(p, "position", "POSITION.json", "the position")
+    add_indent(p)
     p.add_argument(
         "--time-limit", type=float, default=None, metavar="SECONDS",
         help="give up after this much search (exit 3); early positions, above all of "
@@ -52,25 +51,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from cursedbottle.engine.position import Position, PositionError
 
-    source = "<stdin>" if args.position == "-" else args.position
+    where = source(args.position)
     try:
-        if args.position == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.position, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        return fail(f"{source}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        return fail(f"{source}: not UTF-8 text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return fail(f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-    try:
-        position = Position.from_json(data)
+        position = Position.from_json(read_json(args.position))
+    except BadInput as exc:
+        return fail(str(exc))
     except PositionError as exc:
-        return fail(f"{source}: {exc}")
+        return fail(f"{where}: {exc}")
     if args.reference:
         from cursedbottle.solver.api import Solution
         from cursedbottle.solver.model import Model
@@ -86,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             solution = solve(position, time_limit=args.time_limit, model=args.model)
         except TimeoutError as exc:
-            print(f"cursed-bottle: {source}: {exc}", file=sys.stderr)
+            print(f"cursed-bottle: {where}: {exc}", file=sys.stderr)
             return 3
-    print(json.dumps(solution.to_json(), indent=args.indent))
+    write_out(json.dumps(solution.to_json(), indent=args.indent) + "\n")
     return 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cursedbottle.bots import make_bot
-from cursedbottle.cli.play import TextTable
+from cursedbottle.cli.text_table import TextTable
 from cursedbottle.engine import Rules
 from cursedbottle.engine.rules import Edition
 
