@@ -1,9 +1,12 @@
-"""The table as one seat (or a spectator) knows it, rebuilt from the event stream.
+"""The table as one seat (or a spectator) knows it: the server's latest view of it.
 
-The client subscribes from sequence 0 and folds every event into this model,
-so a fresh start, a resumed stream and a spectator all take the same path and
-the log is always complete.  Nothing here decides a rule: legal moves come
-from the server's `TurnUpdate`, points from the server's `Card.points`.
+The server sends the seat's `SeatView` in the snapshot and with every turn; the
+model keeps the latest one and reads everything it draws from it, the facts of
+the rules included (who scores together, the passes still to choose, the pile
+cards owed, the points taken).  The events are folded only for what they say:
+the log (`log_lines`), the results the pop-ups show, and the cards played since
+the latest view (a spectator's screen is redrawn card by card within a batch).
+Nothing here decides or counts by a rule.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from cursedbottle.v1 import game_pb2, table_pb2
 
 from .i18n import Tr, sort_cards
+from .log_lines import Narrator, addressed, seat_name, side_of
 
 Key = tuple[int, int]  # (table seat, hand)
 #: Whom a pass goes to: (table seat, the receiver's hand), the hand None unless it
@@ -24,7 +28,29 @@ Target = tuple[int, int | None]
 class Played:
     seat: int
     card: game_pb2.Card
-    hand: int
+    hand: int = 0  # the seat's hand it came from (two hands each)
+
+
+def _card(msg, field: str = "price") -> game_pb2.Card | None:
+    """A singular card field: None when unset (hidden, or the starting price)."""
+    return getattr(msg, field) if msg.HasField(field) and getattr(msg, field).code else None
+
+
+def _opt(msg, field: str) -> int | None:
+    return getattr(msg, field) if msg.HasField(field) else None
+
+
+def _target(t: game_pb2.PassTarget | game_pb2.PassSeen, seat: int) -> Target:
+    return (seat, t.hand if t.HasField("hand") else None)
+
+
+def _last_trick(trick: game_pb2.CompletedTrick) -> game_pb2.TrickWon:
+    """A finished trick of the view as the event that told it (the price after it)."""
+    out = game_pb2.TrickWon(number=trick.number, leader=trick.leader, winner=trick.winner,
+                            bought=trick.bought, cards=trick.cards)
+    if trick.HasField("price_after"):
+        out.price.CopyFrom(trick.price_after)
+    return out
 
 
 class TableModel:
@@ -35,36 +61,14 @@ class TableModel:
         # The table's own translator: it learns the game from the rules (the Bottle
         # Imp's cards, its price "19", its rules text) without changing the app's.
         self.tr = Tr(tr.lang)
+        self.narrator = Narrator(me, self.tr)
         self.info: table_pb2.TableInfo | None = None
         self.rules: game_pb2.Rules | None = None
+        self.view: game_pb2.SeatView | None = None
+        self.view_seq = 0  # the latest view holds every event below this
         self.next_seq = 0
         self.live_from = 0  # events below this were a replay (no pauses, no pop-ups)
         self.started = False
-        self.hand_number = 0
-        self.dealer: int | None = None
-        self.seat_order: list[int] = []
-        self.lopaka: int | None = None
-        self.phase = game_pb2.PHASE_UNSPECIFIED
-        self.stage_hand: int | None = None
-        self.pass_to_hand: int | None = None  # the receiver's hand this pass stage feeds
-        self.to_act: list[int] = []
-        self.holdings: dict[Key, list[game_pb2.Card]] = {}
-        self.counts: dict[Key, int] = {}
-        self.open_hand: dict[int, int] = {}
-        self.my_open_choice: int | None = None
-        self.pile_size = 0
-        self.my_pile: list[game_pb2.Card] = []
-        # (receiver, its hand or None) -> card; (giver, my hand or None) -> card
-        self.passes_given: dict[Target, game_pb2.Card] = {}
-        self.passes_received: dict[Target, game_pb2.Card] = {}
-        self.trick: list[Played] = []
-        self.played: list[Played] = []  # every card played this hand, in order
-        self.last_trick: game_pb2.TrickWon | None = None
-        self.bottles: list[game_pb2.Bottle] = []
-        self.tricks_played = 0
-        self.price: game_pb2.Card | None = None
-        self.owner: int | None = None
-        self.taken: dict[int, int] = {}
         self.totals: list[int] = []
         self.hand_results: list[game_pb2.HandEnded] = []
         self.game_ended: game_pb2.GameEnded | None = None
@@ -73,30 +77,84 @@ class TableModel:
         self.acted_at = -1
         self.log: list[str] = []
         self.closed: str | None = None
+        self._clear_hand()
+
+    def _clear_hand(self) -> None:
+        """No hand on the table (before the first view)."""
+        self.hand_number = 0
+        self.dealer: int | None = None
+        self.seat_order: list[int] = []
+        self.lopaka: int | None = None
+        self.phase = game_pb2.PHASE_UNSPECIFIED
+        self.stage_hand: int | None = None
+        self.pass_to_hand: int | None = None  # the receiver's hand this pass stage feeds
+        self.to_act: list[int] = []
+        self.holdings: dict[Key, list[game_pb2.Card]] = {}  # the ones this seat sees
+        self.counts: dict[Key, int] = {}
+        self.open_hand: dict[int, int] = {}
+        self.pile_size = 0
+        self.my_pile: list[game_pb2.Card] = []
+        # (receiver, its hand or None) -> card; (giver, my hand or None) -> card
+        self.passes_given: dict[Target, game_pb2.Card] = {}
+        self.passes_received: dict[Target, game_pb2.Card] = {}
+        self.trick: list[Played] = []
+        self.played: list[Played] = []  # every card played this hand, in order
+        self.last_trick: game_pb2.TrickWon | None = None
+        self.tricks_played = 0
+        self.bottles: list[game_pb2.Bottle] = []  # the second bottle: both, on sale first
+        self.price: game_pb2.Card | None = None
+        self.owner: int | None = None
+        self.taken: dict[int, int] = {}
+
+    # ------------------------------------------------------------ the view
+
+    def use_view(self, view: game_pb2.SeatView, sequence: int) -> None:
+        """Draw the table as this view (which holds the log up to `sequence`) says."""
+        self.view, self.view_seq = view, sequence
+        self.started = True
+        self._use_rules(view.rules)
+        self.hand_number, self.dealer = view.hand_number, view.dealer
+        self.seat_order = list(view.seat_order)
+        self.lopaka = _opt(view, "lopaka")
+        self.phase = view.phase
+        self.stage_hand = _opt(view, "stage_hand")
+        self.pass_to_hand = _opt(view, "pass_to_hand")
+        self.to_act = list(view.to_act)
+        self.holdings = {(h.seat, h.hand): list(h.cards) for h in view.holdings if h.visible}
+        self.counts = {(h.seat, h.hand): h.size for h in view.holdings}
+        self.open_hand = {o.seat: o.hand for o in view.open_hands}
+        self.pile_size = view.pile_size
+        self.my_pile = list(view.my_pile_cards)
+        self.passes_given = {_target(p, p.seat): p.card for p in view.passes_given}
+        self.passes_received = {_target(p, p.seat): p.card for p in view.passes_received}
+        self.trick = [Played(p.seat, p.card, p.hand) for p in view.trick]
+        self.played = [Played(p.seat, p.card, p.hand) for t in view.tricks for p in t.cards]
+        self.played += self.trick
+        # (as the events tell it: the last trick lies there until the next is led)
+        self.last_trick = _last_trick(view.tricks[-1]) if view.tricks and not view.trick else None
+        self.tricks_played = len(view.tricks)
+        self.bottles = list(view.bottles)
+        self.price, self.owner = _card(view), _opt(view, "owner")
+        self.taken = {t.seat: t.points for t in view.taken}
+        self.totals = list(view.totals)
+
+    def _use_rules(self, rules: game_pb2.Rules) -> None:
+        self.rules = self.narrator.rules = rules
+        self.tr.use_rules(rules)
 
     # ---------------------------------------------------------------- reading
 
     def name(self, seat: int | None) -> str:
-        tr = self.tr
-        if seat is None:
-            return tr("nobody")
-        if seat == self.lopaka:
-            return tr("lopaka")
-        if self.info is not None:
-            names = [s.name for s in self.info.seats]
-            for s in self.info.seats:
-                if s.seat == seat and s.name:
-                    # two "rule bot"s at one table: tell them apart by their seat
-                    return s.name if names.count(s.name) == 1 else f"{s.name} {seat}"
-        return f"#{seat}"
+        return seat_name(self.tr, self.info, seat, self.lopaka)
 
     @property
     def people(self) -> int:
-        return self.rules.players if self.rules else (len(self.info.seats) if self.info else 0)
-
-    @property
-    def bright(self) -> bool:
-        return bool(self.rules and self.rules.bright_house)
+        """The people at the table (everyone but Lopaka)."""
+        if self.rules is not None and self.rules.sides:
+            return sum(len(side.seats) for side in self.rules.sides)
+        if self.info is None:
+            return 0
+        return sum(1 for s in self.info.seats if s.kind != table_pb2.SEAT_KIND_LOPAKA)
 
     @property
     def bottle_imp(self) -> bool:
@@ -105,62 +163,44 @@ class TableModel:
     @property
     def devils_eye(self) -> bool:
         """The Bottle Imp for two: two hands each, the first laid open for the play."""
-        return self.bottle_imp and self.people == 2
+        return bool(self.rules and self.rules.devils_eye)
 
     @property
     def two_hands(self) -> bool:
         """Each seat holds two hands (the bright house, Devil's Eye): two hand rows."""
-        return self.bright or self.devils_eye
+        return bool(self.rules and self.rules.two_hands)
 
     @property
     def teams(self) -> bool:
-        return bool(self.rules and self.rules.teams)
-
-    def _use_rules(self, rules: game_pb2.Rules) -> None:
-        self.rules = rules
-        self.tr.use_rules(rules)
+        """Some play in pairs (the team mode: its five and its 2-2-1-1 leave some alone)."""
+        return any(len(side) > 1 for side in self.sides())
 
     @property
     def second_bottle(self) -> bool:
-        return bool(self.rules and self.rules.second_bottle)
+        """Two bottles on the table (the view lists the bottles only then)."""
+        return len(self.bottles) > 1
 
     def bottle_owners(self) -> list[int | None]:
-        """Who owns each bottle (the one for sale first); one entry without the second
-        bottle."""
+        """Who owns each bottle (the one for sale first); one entry with one bottle."""
         if not self.second_bottle:
             return [self.owner]
-        if not self.bottles:
-            return [None, None]
-        return [b.owner if b.HasField("owner") else None for b in self.bottles]
+        return [_opt(b, "owner") for b in self.bottles]
 
     def bottle_prices(self) -> list[game_pb2.Card | None]:
         if not self.second_bottle:
             return [self.price]
-        if not self.bottles:
-            return [None, None]
-        return [b.price if b.HasField("price") and b.price.code else None for b in self.bottles]
+        return [_card(b) for b in self.bottles]
 
     # ------------------------------------------------------------------ teams
 
     def sides(self) -> list[tuple[int, ...]]:
-        """Who scores together (game.proto, `Rules.teams`): partners opposite each other
-        (4: 0+2, 1+3; 6: 0+3, 1+4, 2+5, or with `singles` 0 and 3 alone, 1+4, 2+5;
-        5: seat 0 alone, 1+3, 2+4); else everyone alone."""
-        n = self.people
-        if not self.teams or n < 4:
-            return [(s,) for s in range(n)]
-        if n == 5:
-            return [(0,), (1, 3), (2, 4)]
-        if n == 6 and self.rules is not None and self.rules.singles:
-            return [(0,), (1, 4), (2, 5), (3,)]
-        half = n // 2
-        return [(s, s + half) for s in range(half)]
+        """Who scores together (the server's `Rules.sides`); everyone alone without teams."""
+        if self.rules is None:
+            return []
+        return [tuple(side.seats) for side in self.rules.sides]
 
     def side_of(self, seat: int) -> tuple[int, ...]:
-        for side in self.sides():
-            if seat in side:
-                return side
-        return (seat,)
+        return side_of(self.rules, seat)
 
     def partner(self, seat: int) -> int | None:
         side = self.side_of(seat)
@@ -194,6 +234,8 @@ class TableModel:
             return []
         hands = (0, 1) if self.two_hands else (0,)
         return [(h, sort_cards(self.holdings.get((self.me, h), []))) for h in hands]
+
+    # ------------------------------------------------------------ the turn
 
     def my_turn(self) -> bool:
         return (
@@ -235,54 +277,40 @@ class TableModel:
                 return a
         return None
 
-    def pass_targets(self) -> list[int]:
-        """Whom the seat passes to: from the legal actions when the server gave them, else
-        the neighbours in the hand's seat order (left first), only to label the choices."""
-        if self.legal_kind() == "pass_card":
-            seen: list[int] = []
-            for a in self.legal:
-                if a.pass_card.to not in seen:
-                    seen.append(a.pass_card.to)
-            return seen
-        people = [s for s in self.seats() if s != self.lopaka]
-        if self.me not in people:
+    def stage_targets(self) -> list[Target]:
+        """The passes the server asks for now, as (seat, receiver's hand)."""
+        if self.legal_kind() != "pass_card" or self.view is None:
             return []
-        if len(people) == 2:
-            return [s for s in people if s != self.me]
-        i = people.index(self.me)
-        return [people[(i + 1) % len(people)], people[(i - 1) % len(people)]]
+        return [_target(t, t.to) for t in self.view.pass_targets]
+
+    def plan_targets(self) -> list[Target]:
+        """Every pass still to be chosen in this setup stage, in the order the server asks
+        for them (the view's `pass_plan`).  Devil's Eye chooses both (first hand, then
+        second hand) together with the pile cards although the server takes them one
+        stage at a time, so that a person decides the whole setup at once, as at a
+        real table."""
+        return [] if self.view is None else [_target(t, t.to) for t in self.view.pass_plan]
+
+    def pass_targets(self) -> list[int]:
+        """Whom the seat still passes to in this setup, in the order it is asked."""
+        out: list[int] = []
+        for to, _hand in self.stage_targets() or self.plan_targets():
+            if to not in out:
+                out.append(to)
+        return out
 
     def target_hand(self) -> int | None:
         """The receiver's hand the server's current pass stage feeds, when it matters
         (Devil's Eye asks for the pass to the first hand, then for the second)."""
         return self.pass_to_hand if self.devils_eye else None
 
-    def stage_targets(self) -> list[Target]:
-        """The passes the server asks for now, as (seat, receiver's hand)."""
-        if self.legal_kind() != "pass_card":
-            return []
-        return [(to, self.target_hand()) for to in self.pass_targets()]
-
-    def plan_targets(self) -> list[Target]:
-        """Every pass still to be chosen in this setup stage, in the order the server asks
-        for them.  Devil's Eye chooses both (first hand, then second hand) together with
-        the pile cards although the server takes them one stage at a time, so that a
-        person decides the whole setup at once, as at a real table."""
-        seats = self.pass_targets()
-        if not self.devils_eye:
-            return [(s, None) for s in seats]
-        first = 0
-        if self.phase == game_pb2.PHASE_PASS and self.pass_to_hand is not None:
-            first = self.pass_to_hand
-        return [(s, h) for h in range(first, 2) for s in seats]
-
     def pile_needed(self) -> int:
-        """Pile cards the seat still lays in this stage: `Rules.pile_per_stage` (Devil's
-        Eye: two), less any laid already, e.g. before a reconnection; one at least
-        when asked at all (an older server leaves the field 0)."""
-        if self.legal_kind() != "pile":
+        """Pile cards the seat still lays in this stage, when asked (the view's
+        `pile_owed`: Devil's Eye two; fewer once some are laid, e.g. before a
+        reconnection)."""
+        if self.legal_kind() != "pile" or self.view is None:
             return 0
-        return max(1, self.rules.pile_per_stage - len(self.my_pile))
+        return self.view.pile_owed
 
     def points_taken(self, seat: int) -> int:
         return self.taken.get(seat, 0)
@@ -294,10 +322,12 @@ class TableModel:
         """"Game over: Ann wins." (in team mode the winning side: "Bob + Dan win")."""
         if self.game_ended is None:
             return ""
-        winner = self.game_ended.winner
-        if self.teams and self.partner(winner) is not None:
-            return self.tr("game_over_line_team", name=self.side_name(winner))
-        return self.addressed("game_over_line", winner, name=self.name(winner))
+        return self.narrator.game_over_line(self.game_ended)
+
+    def addressed(self, key: str, who: int | None = None, **params: object) -> str:
+        """The text of `key`; when `who` is this seat, the one addressed to "you" if
+        the language has it (English "You win", not "You wins")."""
+        return addressed(self.tr, self.me, key, who, **params)
 
     # ---------------------------------------------------------------- updates
 
@@ -305,8 +335,11 @@ class TableModel:
         """Fold one stream message in; returns the new events (for pacing and pop-ups)."""
         kind = update.WhichOneof("kind")
         if kind == "snapshot":
-            self.set_info(update.snapshot.table)
-            self.live_from = max(self.live_from, update.snapshot.sequence)
+            snap = update.snapshot
+            self.set_info(snap.table)
+            if snap.HasField("view"):
+                self.use_view(snap.view, snap.sequence)
+            self.live_from = max(self.live_from, snap.sequence)
             return []
         if kind == "table":
             self.set_info(update.table)
@@ -324,7 +357,7 @@ class TableModel:
         return []
 
     def set_info(self, info: table_pb2.TableInfo) -> None:
-        self.info = info
+        self.info = self.narrator.info = info
         if self.rules is None and info.HasField("rules"):
             self._use_rules(info.rules)
         if info.totals and not self.totals:
@@ -334,6 +367,8 @@ class TableModel:
         if turn.sequence < self.acted_at:
             return  # sent before our last action: stale
         self.turn_seq = turn.sequence
+        if turn.HasField("view"):
+            self.use_view(turn.view, turn.sequence)
         self.to_act = list(turn.to_act)
         self.legal = list(turn.legal_actions)
 
@@ -343,181 +378,61 @@ class TableModel:
         if self.turn_seq < sequence:  # the legal moves we hold are from before the action
             self.legal = []
 
-    def addressed(self, key: str, who: int | None = None, **params: object) -> str:
-        """The text of `key`; when `who` is this seat, the one addressed to "you" if
-        the language has it (English "You win", not "You wins")."""
-        if who is not None and who == self.me and self.tr.has(key + "_you"):
-            key += "_you"
-        return self.tr(key, **params)
-
-    def _say(self, key: str, who: int | None = None, **params: object) -> None:
-        """Log a line (addressed to "you" where it is about this seat)."""
-        self.log.append(self.addressed(key, who, **params))
-
-    def _remove(self, key: Key, card: game_pb2.Card) -> None:
-        cards = self.holdings.get(key)
-        if cards is not None:
-            self.holdings[key] = [c for c in cards if c.code != card.code]
-        if key in self.counts:
-            self.counts[key] = max(0, self.counts[key] - 1)
-
     def apply_event(self, event: game_pb2.GameEvent) -> None:
+        """The event's log lines and results; and, when it is newer than the view, what it
+        shows before the next view comes (the card played, the trick taken)."""
         self.next_seq = event.sequence + 1
+        self.log.extend(self.narrator.lines(event))
         kind = event.WhichOneof("kind")
         m = getattr(event, kind)
-        tr = self.tr
-        stage = self.stage_hand or 0
         if kind == "game_started":
             self.started = True
             self._use_rules(m.rules)
-            self.totals = [0] * m.rules.players
-        elif kind == "hand_started":
-            self._new_hand(m)
-            self._say("log_hand", who=m.dealer, n=m.number, name=self.name(m.dealer))
-        elif kind == "cards_dealt":
-            key = (m.seat, m.hand)
-            self.counts[key] = m.count
-            if m.cards:
-                self.holdings[key] = list(m.cards)
-                if m.public and m.seat != self.me:
-                    self._say("log_lopaka", cards=tr.cards(m.cards))
-        elif kind == "phase_started":
-            self.phase = m.phase
-            self.stage_hand = m.stage_hand if m.HasField("stage_hand") else None
-            self.pass_to_hand = m.pass_to_hand if m.HasField("pass_to_hand") else None
-            self.to_act = list(m.to_act)
-        elif kind == "pile_card_placed":
-            self.pile_size += 1
-            if m.card.code:
-                self._remove((m.seat, stage), m.card)
-                self.my_pile.append(m.card)
-            else:
-                self.counts[(m.seat, stage)] = max(0, self.counts.get((m.seat, stage), 1) - 1)
-        elif kind == "pass_chosen":
-            self._pass_chosen(m, stage)
-        elif kind == "card_passed":
-            self._card_passed(m, stage)
-        elif kind == "open_hand_chosen":
-            if m.seat == self.me and m.HasField("hand"):
-                self.my_open_choice = m.hand
-        elif kind == "open_hand_revealed":
-            self.open_hand[m.seat] = m.hand
-            if m.seat != self.me:
-                self.holdings[(m.seat, m.hand)] = list(m.cards)
-            self._say("log_open", who=m.seat, name=self.name(m.seat), n=m.hand + 1,
-                      cards=tr.cards(m.cards))
+        elif kind == "hand_ended":
+            self.hand_results.append(m)
+        elif kind == "game_ended":
+            self.game_ended = m
+            self.legal = []
+        if event.sequence >= self.view_seq:
+            self._show(kind, m)
+
+    def _show(self, kind: str, m) -> None:
+        """An event the latest view does not hold yet, as it lies on the table."""
+        if kind == "hand_started":
+            self._clear_hand()
+            self.hand_number, self.dealer = m.number, m.dealer
+            self.seat_order, self.lopaka = list(m.seat_order), _opt(m, "lopaka")
         elif kind == "card_played":
             if not self.trick:
                 self.last_trick = None
             self.trick.append(Played(m.seat, m.card, m.hand))
             self.played.append(self.trick[-1])
-            self._remove((m.seat, m.hand), m.card)
+            key = (m.seat, m.hand)
+            if key in self.holdings:
+                self.holdings[key] = [c for c in self.holdings[key] if c.code != m.card.code]
+            if key in self.counts:
+                self.counts[key] = max(0, self.counts[key] - 1)
         elif kind == "trick_won":
-            self._trick_won(m)
-        elif kind == "hand_ended":
-            self.hand_results.append(m)
-            self.totals = list(m.totals)
-            self.phase = game_pb2.PHASE_OVER
-            self.to_act = []
-            scores = ", ".join(
-                f"{self.name(s)} {m.scores[s]:+d}"
-                for s in self.seats() if s < len(m.scores) and s != self.lopaka
-            )
-            self._say("log_hand_end", n=m.number, scores=scores)
-        elif kind == "game_ended":
-            self.game_ended = m
+            self.last_trick, self.trick = m, []
+            self.tricks_played += 1
+            self.price, self.owner = _card(m), _opt(m, "owner")
+            if m.bottles:  # the second bottle: the price that counts is the one for sale
+                self.bottles = list(m.bottles)
+                self.price, self.owner = _card(m.bottles[0]), _opt(m.bottles[0], "owner")
+        elif kind in ("hand_ended", "game_ended"):
             self.totals = list(m.totals)
             self.to_act = []
-            self.legal = []
-            if self.teams and self.partner(m.winner) is not None:
-                self._say("log_game_end_team", name=self.side_name(m.winner))
-            else:
-                self._say("log_game_end", who=m.winner, name=self.name(m.winner))
-
-    def _pass_chosen(self, m: game_pb2.PassChosen, stage: int) -> None:
-        """A pass laid face down: it leaves the giver's stage hand (ours: which card)."""
-        if m.card.code:
-            self._remove((m.seat, stage), m.card)
-            self.passes_given[(m.to, self._told_hand(m))] = m.card
-        else:
-            self.counts[(m.seat, stage)] = max(0, self.counts.get((m.seat, stage), 1) - 1)
-
-    def _card_passed(self, m: game_pb2.CardPassed, stage: int) -> None:
-        """A pass handed over: it joins the receiver's hand the event names (Devil's Eye
-        hands both passes over at once, one for each hand), else the stage's hand."""
-        hand = m.hand if m.HasField("hand") else stage
-        key = (m.to, hand)
-        self.counts[key] = self.counts.get(key, 0) + 1
-        if m.card.code and m.to == self.me:
-            self.holdings.setdefault(key, []).append(m.card)
-            self.passes_received[(m.seat, self._told_hand(m))] = m.card
-        if m.card.code and self.me in (m.seat, m.to):
-            told = self._told_hand(m)
-            if told is None:
-                self._say("log_passed", a=self.name(m.seat), card=self.tr.card(m.card),
-                          b=self.name(m.to))
-            else:
-                self._say("log_passed_hand", a=self.name(m.seat), card=self.tr.card(m.card),
-                          b=self.name(m.to), n=told + 1)
-
-    def _told_hand(self, m: game_pb2.PassChosen | game_pb2.CardPassed) -> int | None:
-        """The receiver's hand of a pass where it must be told (Devil's Eye), else None:
-        in the bright house it is always the stage's hand and goes without saying."""
-        return m.hand if self.devils_eye and m.HasField("hand") else None
-
-    def _new_hand(self, m: game_pb2.HandStarted) -> None:
-        self.hand_number = m.number
-        self.dealer = m.dealer
-        self.seat_order = list(m.seat_order)
-        self.lopaka = m.lopaka if m.HasField("lopaka") else None
-        self.phase = game_pb2.PHASE_UNSPECIFIED
-        self.stage_hand = None
-        self.pass_to_hand = None
-        self.holdings, self.counts, self.open_hand = {}, {}, {}
-        self.my_open_choice = None
-        self.pile_size = 0
-        self.my_pile = []
-        self.passes_given, self.passes_received = {}, {}
-        self.trick, self.last_trick, self.tricks_played = [], None, 0
-        self.played = []
-        self.price, self.owner = None, None
-        self.bottles = []  # the second bottle: both bottles, the one for sale first
-        self.taken = {s: 0 for s in m.seat_order}
-        if self.lopaka is not None and self.rules is not None:
-            # Lopaka games: the pile is the undealt cards (3), nobody adds to it.
-            self.pile_size = 3
-
-    def _trick_won(self, m: game_pb2.TrickWon) -> None:
-        self.last_trick = m
-        self.trick = []
-        self.tricks_played += 1
-        self.price = m.price if m.HasField("price") and m.price.code else None
-        self.owner = m.owner if m.HasField("owner") else None
-        if m.bottles:  # the second bottle: the price that counts is the one for sale
-            self.bottles = list(m.bottles)
-            sale = m.bottles[0]
-            self.price = sale.price if sale.HasField("price") and sale.price.code else None
-            self.owner = sale.owner if sale.HasField("owner") else None
-        bought_code = m.price.code if m.bought else None
-        for pc in m.cards:
-            if bought_code and pc.seat == m.winner and pc.card.code == bought_code:
-                continue  # the new price lies in front of its owner, not in the tricks
-            self.taken[m.winner] = self.taken.get(m.winner, 0) + pc.card.points
-        if m.HasField("returned") and m.returned.code and m.HasField("returned_to"):
-            self.taken[m.returned_to] = self.taken.get(m.returned_to, 0) + m.returned.points
-        if m.bought:
-            self._say("log_buys", who=m.winner, name=self.name(m.winner), n=m.number,
-                      price=self.tr.card(m.price))
-        else:
-            self._say("log_trick", who=m.winner, name=self.name(m.winner), n=m.number)
+            if kind == "hand_ended":
+                self.phase = game_pb2.PHASE_OVER
 
     # ----------------------------------------------------------- end of hand
 
     def score_lines(self, result: game_pb2.HandEnded) -> list[tuple[str, int, str]]:
         """(name, score, why) per seat of a finished hand."""
         tr = self.tr
+        # The hot bottle's owner pays its own tricks too: only the label says so.
         hot = bool(self.rules and self.rules.hot_bottle)
-        owner = result.owner if result.HasField("owner") else None
+        owner = _opt(result, "owner")
         owners = [b.owner for b in result.bottles if b.HasField("owner")] or [owner]
         out = []
         for seat in self.seats():

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import Card, Suit, iter_bits
 from .events import Phase
-from .hand import Hand, Stage, stages
+from .hand import Hand
 from .rules import Rules
+from .stages import Stage, stages
 from .tricks import Trick
 
 
@@ -60,6 +61,8 @@ class SeatView:
     #: The holders in play order for the trick in progress (empty outside play).
     trick_order: tuple[int, ...]
     trick: tuple[tuple[int, Card], ...]
+    #: The holder each card of `trick` came from.
+    trick_holders: tuple[int, ...]
     tricks: tuple[Trick, ...]
     price: Card | None
     owner: int | None
@@ -76,6 +79,10 @@ class SeatView:
     #: The passes the seat still chooses in this pass stage: (receiver, the receiver's
     #: hand where it must be told apart, else None), in the order they are asked.
     pass_targets: tuple[tuple[int, int | None], ...] = ()
+    #: The receiver's hand of each pass in `passes_given` and `passes_received`, where
+    #: it must be told apart (Devil's Eye), else None.
+    passes_given_hands: tuple[int | None, ...] = ()
+    passes_received_hands: tuple[int | None, ...] = ()
     #: Every pass the seat still chooses in this setup, in the order the stages ask for
     #: them: from the pile stage on, the passes of the pass stages that follow it
     #: (Devil's Eye: to the receiver's first hand, then to its second).
@@ -164,7 +171,7 @@ def observe(
             seen |= holdings[h]
 
     given = [(to, card, to_hand) for giver, to, card, to_hand in hand.all_passes() if giver == seat]
-    received = [(g, card) for g, to, card, _ in hand.pass_log if to == seat]
+    received = [(g, card, to_hand) for g, to, card, to_hand in hand.pass_log if to == seat]
     known: dict[int, tuple[Card, ...]] = {}
     for to, card, to_hand in given:
         seen |= 1 << card
@@ -188,6 +195,7 @@ def observe(
         for c in hand.pile:
             seen |= 1 << c
     pile_owed, pass_targets, pass_plan = _setup_facts(hand, seat)
+    told = rules.devils_eye  # a pass names the receiver's hand (see `_setup_facts`)
 
     return SeatView(
         seat=seat,
@@ -211,7 +219,7 @@ def observe(
         pile_size=len(hand.pile),
         my_pile_cards=tuple(cards[c] for c in my_pile),
         passes_given=tuple((to, cards[c]) for to, c, _ in given),
-        passes_received=tuple((g, cards[c]) for g, c in received),
+        passes_received=tuple((g, cards[c]) for g, c, _ in received),
         known=known,
         voids=tuple(frozenset(hand.deck.suits[s] for s in iter_bits(v)) for v in hand.voids),
         leader=hand.leader,
@@ -219,6 +227,7 @@ def observe(
         trick=tuple(
             (holder_seat[h], cards[c]) for h, c in zip(hand.trick_holders, hand.trick, strict=True)
         ),
+        trick_holders=tuple(hand.trick_holders),
         tricks=tuple(hand.tricks),
         price=None if hand.price_card is None else cards[hand.price_card],
         owner=hand.owner,
@@ -230,4 +239,6 @@ def observe(
         pile_owed=pile_owed,
         pass_targets=pass_targets,
         pass_plan=pass_plan,
+        passes_given_hands=tuple(h if told else None for *_, h in given),
+        passes_received_hands=tuple(h if told else None for *_, h in received),
     )
