@@ -46,7 +46,8 @@ class HandResult:
     #: The bot name of each player.
     bots: tuple[str, ...]
     scores: tuple[int, ...]
-    #: The player who ended with the bottle; None if nobody or Lopaka.
+    #: The player who ended with the bottle (with the second bottle: the one on
+    #: sale last); None if nobody or Lopaka.
     owner: int | None
     #: The final price as a place in the order (the joker's place if unbought).
     price: float

@@ -51,7 +51,8 @@ class BotLine:
     games: int
     games_won: int
     bottle_rate: float
-    #: Mean final price (place in the order) of the hands it ended with the bottle.
+    #: Mean final price (place in the order) of the hands it ended with the bottle
+    #: (with the second bottle: the one on sale last).
     price_when_stuck: float
 
 

@@ -1,4 +1,5 @@
-"""The rules of Cursed Bottle: pure Python, the single source of the rules.
+"""The rules of Cursed Bottle and of the Bottle Imp it adapts: pure Python, the
+single source of the rules.
 
 Start with `Game(Rules(players=3), seed=…)`: ask it `to_act()` and
 `legal_actions()`, `apply()` an action, read `events_for(player)` and

@@ -134,7 +134,8 @@ class OpenHandRevealed(Event):
 class CardPlayed(Event):
     seat: int
     card: Card
-    #: Bright house: which of the seat's hands it came from (else 0).
+    #: Two hands per seat (bright house, Devil's Eye): which of the seat's hands it
+    #: came from (else 0).
     hand: int = 0
 
 

@@ -1,13 +1,15 @@
-"""One hand of Cursed Bottle as a state machine you push actions onto.
+"""One hand (Cursed Bottle or the Bottle Imp) as a state machine you push actions onto.
 
-deal → bottle pile → passes → (bright house: open hand) → tricks → scoring.
+deal → bottle pile → passes → (bright house: open hand) → tricks → scoring; the
+bright house and Devil's Eye take the pile and the passes in several stages
+(engine.stages), and Devil's Eye lays the first hands open when the play begins.
 
 Cards are held as bit masks per *holder*: a holder is a seat, except in the
 bright house and Devil's Eye, where player p holds two hands, holders 2p and
 2p+1 (the first and the second dealt).  In Devil's Eye a seat plays each card
 from either hand, so the holder of a play is the hand that holds the card.
-`apply` validates an action completely before it changes anything, so a
-refused action leaves the hand exactly as it was.
+`apply` validates an action completely (engine.refusals) before it changes
+anything, so a refused action leaves the hand exactly as it was.
 """
 
 from __future__ import annotations

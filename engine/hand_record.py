@@ -5,7 +5,7 @@ open hands and the cards in play order; everything else follows from the rules
 (engine.records replays it on the engine's `Hand`).  This module checks the
 *shape* of a record only: fields, types, card counts, no card dealt twice.
 
-Layout per rule set (FORMATS.md, plus the bright house, see
+Layout per rule set (FORMATS.md, plus the bright house and Devil's Eye, see
 docs/formats-records.md):
 
 - 3–4 players: `deal` and `pile` per seat, `passes` per seat {"left", "right"}.
@@ -218,9 +218,11 @@ class HandRecord:
     dealer: int
     #: Each holder's cards as dealt.
     deal: tuple[tuple[Card, ...], ...]
-    #: Per seat (per holder in the bright house) its pile card; with Lopaka the undealt cards.
+    #: Per seat its pile card (two hands per seat: per slot, see `pile_slots`); with
+    #: Lopaka the undealt cards.
     pile: tuple[Card | None, ...]
-    #: Per seat (per holder in the bright house): direction → card; None for Lopaka.
+    #: Per seat (per holder in the bright house): direction (Devil's Eye: the
+    #: receiver's hand) → card; None for Lopaka.
     passes: tuple[Mapping[str, Card | None] | None, ...]
     #: Every card of the play phase, in the order played (Lopaka's too).
     plays: tuple[Card, ...] = ()

@@ -31,7 +31,7 @@ class PositionError(ValueError):
 @dataclass(frozen=True)
 class Position:
     rules: Rules
-    #: Cards held, per holder (seat; in the bright house: 2*seat + hand).
+    #: Cards held, per holder (seat; with two hands per seat: 2*seat + hand).
     hands: tuple[tuple[Card, ...], ...]
     pile: tuple[Card, ...]
     price: Card | None

@@ -85,7 +85,8 @@ class Trick:
     leader: int
     #: (seat, card) in play order.
     plays: tuple[tuple[int, Card], ...]
-    #: The holder each card came from (the seat, or a bright-house hand).
+    #: The holder each card came from (the seat, or one of its two hands: bright
+    #: house, Devil's Eye).
     holders: tuple[int, ...]
     winner: int
     bought: bool
