@@ -16,7 +16,6 @@ from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.records import HandRecord, record_of
 
-from .credentials import PasswordHash
 from .decoding import within
 from .errors import ServiceError
 from .lobby import Lobby
@@ -64,20 +63,7 @@ def rebuild(lobby: Lobby, row: StoredTable) -> Table:
     agree with the actions …)."""
     with within("stand_in_bot"):
         _bot(row.stand_in_bot, 0)
-    table = Table(
-        row.table_id,
-        row.name,
-        row.rules,
-        lobby.runner,
-        password=PasswordHash.stored(row.password_salt, row.password_hash),
-        seed=row.seed,
-        first_dealer=row.first_dealer,
-        stand_in_after=row.stand_in_after,
-        stand_in_bot=row.stand_in_bot,
-        on_token=lobby.token_changed,
-        host_token_hash=row.host_token_sha256,
-        chosen_seed=row.chosen_seed,
-    )
+    table = Table.from_row(row, lobby.runner, lobby.token_changed)
     for saved in row.seats:
         bot = None
         if SeatKind(saved.kind) is SeatKind.BOT:

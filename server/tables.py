@@ -11,6 +11,11 @@ reads the events it has not sent yet from the game's log, at its own pace,
 through the engine's secrecy filter.  A slow or dead client therefore costs
 the table nothing, and a client that comes back can resume from any sequence
 number because the log is the buffer.
+
+A table speaks engine values only: what the wire shows of it is
+server/table_msgs.py, its bots think in server/bot_turns.py and its stand-ins
+in server/stand_ins.py; the database sees it as rows (server/rows.py), and a
+table rebuilt after a restart is put together by server/restore.py.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from .store import Store
 
 log = logging.getLogger("cursedbottle.server")
 
+
 class Table:
     """One engine game, its seats and its streams (see the module's docstring)."""
 
@@ -72,7 +78,6 @@ class Table:
         self.table_id = table_id
         self.name = name
         self.rules = rules
-        self.runner = runner
         self.password = password
         self.chosen_seed = seed is not None if chosen_seed is None else chosen_seed
         self.seed = seed if seed is not None else secrets.token_hex(16)
@@ -109,6 +114,30 @@ class Table:
             stand_in_after,
             playing=lambda: self.state is State.PLAYING,
             arrive=self._start_stand_in,
+        )
+
+    @classmethod
+    def from_row(
+        cls,
+        row: TableRow,
+        runner: BotRunner,
+        on_token: Callable[[str, Table | None], None] | None = None,
+    ) -> Table:
+        """A table as the database kept it (the other way round from `row`); its seats
+        and its game are restored after (`restore_seat`, `restore_game`)."""
+        return cls(
+            row.table_id,
+            row.name,
+            row.rules,
+            runner,
+            password=PasswordHash.stored(row.password_salt, row.password_hash),
+            seed=row.seed,
+            first_dealer=row.first_dealer,
+            stand_in_after=row.stand_in_after,
+            stand_in_bot=row.stand_in_bot,
+            on_token=on_token,
+            host_token_hash=row.host_token_sha256,
+            chosen_seed=row.chosen_seed,
         )
 
     def row(self) -> TableRow:
