@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cursedbottle.engine.actions import Action
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
 
 
@@ -112,6 +114,17 @@ class StoredHand:
     scores: list[int]
     finished_ns: int
 
+    @classmethod
+    def of(
+        cls, table_id: str, game: Game, number: int, names: list[str], finished_ns: int = 0
+    ) -> StoredHand:
+        """Hand `number` of `game` (it must be over), `names`: who sits at each table seat."""
+        hand = game.hands[number - 1]
+        seating = list(game.seatings[number - 1])
+        who = [names[p] if p is not None else "Lopaka" for p in seating]
+        record = record_of(hand).to_json()
+        return cls(table_id, number, record, who, seating, list(hand.scores()), finished_ns)
+
     def export(self) -> dict[str, Any]:
         """The record with where it comes from: extra fields FORMATS.md allows (replay
         ignores them)."""
@@ -138,3 +151,24 @@ class ActionRow:
     #: The game's totals and winner, if this action ended it.
     totals: list[int] | None = None
     winner: int | None = None
+
+    @classmethod
+    def of(
+        cls, table_id: str, game: Game, hands_before: int, names: list[str], time_ns: int
+    ) -> ActionRow:
+        """The last action `game` accepted (`hands_before`: the hands begun before it;
+        `names`: who sits at each table seat, for the hand it may have finished)."""
+        n = len(game.actions) - 1
+        hand = None
+        if game.is_over or len(game.hands) > hands_before:
+            hand = StoredHand.of(table_id, game, hands_before, names, time_ns)
+        over = game.is_over
+        return cls(
+            table_id,
+            n,
+            game.actions[n],
+            time_ns,
+            hand,
+            totals=list(game.totals) if over else None,
+            winner=game.winner if over else None,
+        )

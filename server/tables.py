@@ -30,20 +30,12 @@ from cursedbottle.engine.actions import Action
 from cursedbottle.engine.errors import IllegalAction
 from cursedbottle.engine.events import Event
 from cursedbottle.engine.game import Game
-from cursedbottle.engine.records import record_of
 from cursedbottle.engine.rules import Rules
 from cursedbottle.engine.view import SeatView, observe
 
 from .bot_turns import BotTurns
 from .credentials import PasswordHash, new_token, token_hash, token_opens
-from .errors import (
-    ENGINE_RULES,
-    ServiceError,
-    denied,
-    invalid,
-    precondition,
-    storage_failed,
-)
+from .errors import ENGINE_RULES, ServiceError, denied, invalid, precondition, storage_failed
 from .names import check_player_name, default_name
 from .rows import ActionRow, StoredHand, StoredSeat, TableRow
 from .runner import BotRunner
@@ -283,13 +275,8 @@ class Table:
         else's, so a bot plays that hand out and the holder's hand is the next one."""
         if seat.stand_in is None:
             seat.stand_in = self.stand_ins.make(seat)
-        log.info(
-            "table %s: seat %d is %s's from hand %d",
-            self.table_id,
-            seat.number,
-            seat.name,
-            seat.from_hand,
-        )
+        log.info("table %s: seat %d is %s's from hand %d",
+                 self.table_id, seat.number, seat.name, seat.from_hand)
         self.bots.drive()
 
     def _hand_started(self, number: int) -> None:
@@ -448,12 +435,8 @@ class Table:
             self._hand_started(len(game.hands))
         if game.is_over:
             self.state = State.FINISHED
-            log.info(
-                "table %s: game over, totals %s, winner seat %d",
-                self.table_id,
-                game.totals,
-                game.winner,
-            )
+            log.info("table %s: game over, totals %s, winner seat %d",
+                     self.table_id, game.totals, game.winner)
             self._changed()
         self._wake()
         self.bots.drive()
@@ -461,21 +444,8 @@ class Table:
     def accepted(self, hands_before: int, time_ns: int) -> ActionRow:
         """The action just applied as the database keeps it, with the hand it finished
         and the game's end, if it did (`hands_before`: hands begun before it)."""
-        game = self.game
-        n = len(game.actions) - 1
-        hand = None
-        if game.is_over or len(game.hands) > hands_before:
-            hand = self.finished_hand(hands_before, time_ns)
-        over = game.is_over
-        return ActionRow(
-            self.table_id,
-            n,
-            game.actions[n],
-            time_ns,
-            hand,
-            totals=list(game.totals) if over else None,
-            winner=game.winner if over else None,
-        )
+        names = [seat.name for seat in self.seats]
+        return ActionRow.of(self.table_id, self.game, hands_before, names, time_ns)
 
     # --------------------------------------------------------------- absence
 
@@ -538,17 +508,10 @@ class Table:
     def finished_hand(self, number: int, finished_ns: int = 0) -> StoredHand | None:
         """Hand `number` (1, 2, …) as the database keeps it — once it is over, when
         every card may be shown (spectators get the deal then too); else None."""
-        game = self.game
-        finished = len(game.hands) - (0 if game.is_over else 1) if game else 0
-        if not 1 <= number <= finished:
+        if not 1 <= number <= self.hands_finished:
             return None
-        hand = game.hands[number - 1]
-        seating = list(game.seatings[number - 1])
-        names = [self.seats[p].name if p is not None else "Lopaka" for p in seating]
-        record = record_of(hand).to_json()
-        return StoredHand(
-            self.table_id, number, record, names, seating, list(hand.scores()), finished_ns
-        )
+        names = [seat.name for seat in self.seats]
+        return StoredHand.of(self.table_id, self.game, number, names, finished_ns)
 
     def hand_record(self, number: int) -> dict | None:
         """Hand `number` as a FORMATS.md record with `table`, `hand`, `names` and
