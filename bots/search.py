@@ -4,15 +4,19 @@ over deals consistent with what it knows.
 Bridge programs (GIB and after) play this way: guess the hidden cards many
 times, solve each guess with every card known, and average.  Here:
 - in the play phase, each guess is solved exactly by the double-dummy solver
-  once few enough cards are left for it to be quick; earlier, each legal card
-  is played out to the end of the hand with Lopaka's policy for everyone
-  (a rollout), which is cheap and already far better than rules of thumb;
+  (under the model asked for: paranoid or max-n) once few enough cards are
+  left for it to be quick (`exact_cards_for`: by players, holders, the second
+  bottle, Devil's Eye); earlier, each legal card is played out to the end of
+  the hand by a rollout policy (Lopaka's for everyone unless the caller gives
+  another), which is cheap and already far better than rules of thumb;
 - the pile, pass and open-hand choices are searched the same way: each guess
   deals the hidden cards afresh, the other seats choose by the tips (lowest
   cards, short suits), the seat's own earlier choices stand as made, and the
   hand is played out.
-The search is anytime: it stops after `samples` guesses, or when the next one
-would overrun the time budget (at least one guess is always made).
+The guessed deals are uniform among the consistent ones unless the caller
+weighs them (bots/inference.py).  The search is anytime: it stops after
+`samples` guesses, or when the next one would overrun the time budget (at
+least one guess is always made).
 """
 
 from __future__ import annotations
@@ -32,30 +36,20 @@ from cursedbottle.engine.view import SeatView
 from .heuristic_bot import rollout, shedding_order
 from .sampling import Deal, position_of, sample_deal
 
-#: Solve exactly once at most this many cards are left in the hands (three
-#: players: 8 tricks, a median solve of ~5 ms, p90 ~0.1 s; solver/README.md).
+# The exact-solve thresholds: the most cards left in the hands at which a
+# guessed deal is solved exactly rather than played out, each chosen so that
+# a decision still sees enough deals (the measurements: bench/README.md, "The
+# bots' exact-solve thresholds").
+#: The default: up to four holders, and team mode (the partner maximises too,
+#: and the search loses `avoid` and its bounds).
 EXACT_CARDS = 24
-#: Five and six Bottle Imp players (no teams), by holders: 5 tricks each (25
-#: and 30 cards) cost about what 8 tricks cost three players (imp-6p-5 in
-#: solver/README.md: median 18 ms, p90 0.11 s); six tricks with five players
-#: (imp-5p-6) have a median of 1 ms but seconds at the tail.  Team mode keeps
-#: 24 (the partner maximises too, and the search loses `avoid` and bounds).
+#: Five and six Bottle Imp players (no teams), by holders: five tricks each.
 EXACT_CARDS_BY_HOLDERS = {5: 25, 6: 30}
-#: With the second bottle the search loses `avoid`, its bounds and the pattern
-#: key: 25 cards with five players take 0.11 s (median; 0.7 s max), 20 cards
-#: 3 ms, 24 with six players 15 ms.
+#: The second bottle: the search loses `avoid`, its bounds and the pattern key.
 EXACT_CARDS_SECOND_BOTTLE = 20
-#: Devil's Eye: each card may come from either hand, so the tree is wider: 16
-#: cards (4 tricks) take 0.2 ms (median; 10 ms max), 20 cards 32 ms (p90 0.11 s),
-#: 24 cards 63 ms (p90 0.8 s, max 1.8 s) (imp-2p-* in bench/solver_bench.py).
+#: Devil's Eye: each card may come from either hand, so the tree is wider.
 EXACT_CARDS_DEVILS_EYE = 16
-#: The Bottle Imp with three players (36 cards, 11 tricks) solves exactly from 7
-#: tricks left, not 8: with 24 cards a solve takes 69 ms on average (p90 0.2 s,
-#: max 0.6 s), so a 0.3 s decision saw 1-4 guessed deals; with 21 it takes 12 ms
-#: (max 0.09 s), about 20 deals, and from 20 cards 2 ms.  Earlier cards are
-#: valued by rollouts (300-400 deals in 0.3 s).  With this and the setup by the
-#: tips (bots/strong_bot.py) the strong bot went from +2.05 ± 2.14 to +4.32 ±
-#: 1.94 a hand against the heuristic bot (bench/README.md).
+#: The Bottle Imp with three players (36 cards, 11 tricks): 7 tricks left.
 EXACT_CARDS_IMP3 = 21
 
 
@@ -70,6 +64,8 @@ def exact_cards_for(rules: Rules) -> int:
     if rules.teams:
         return EXACT_CARDS
     return EXACT_CARDS_BY_HOLDERS.get(rules.holders, EXACT_CARDS)
+
+
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01

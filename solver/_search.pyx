@@ -2,7 +2,8 @@
 # cython: initializedcheck=False, nonecheck=False
 """The compiled double-dummy search.
 
-The state is a small C struct copied on every move (copy-make is cheaper than
+`solve_state` reads its input, a `Problem` (solver/problem.py), once into a
+small C state that is copied on every move (copy-make is cheaper than
 undoing a trick's scoring).  The rules are replicated here, not called: the
 trick winner and Lopaka's policy must agree with engine/tricks.py, and the
 differential tests against solver/reference.py are what prove they do.
@@ -542,9 +543,9 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     """What the rest of the hand depends on, at the start of a trick; returns
     the shift between the score and the value stored (score = stored + shift).
 
-    Of the owner only whether it is the root seat matters: any other owner, or
-    none, leaves the root seat scoring its tricks, and a price card bought
-    from another seat goes to that seat.  The price is its place among the
+    Of the owner only whether it is the root seat (or in team mode its
+    partner) matters: any other owner, or none, leaves the side scoring its
+    tricks, and a price card bought from another seat goes to that seat.  The price is its place among the
     cards in play (the count of cards in play below it): the rules compare it
     with nothing else, and once no card in play is below it, it no longer
     matters at all.
@@ -555,7 +556,9 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     count of points taken meets there; an owner that can no longer get rid of
     the bottle scores -(pile + taken + what it still wins) in the hot bottle
     (score + taken stored).  Only while both endings are open is the count
-    part of the key.
+    part of the key.  (A side of two keeps both members' counts, and the
+    second bottle its own word of the exact key: these shifts reason about
+    one seat and one bottle.)
 
     `ok` is the key of the bottle question alone (as `owner_key` makes it).
     """
@@ -657,17 +660,19 @@ cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k
         m &= m - 1
         holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1) | (((p[2] >> card) & 1) << 2)
         if k != NULL:
-            k[kw] |= (holder | (<uint64_t>c.code[card] << hb)) << ks
-            ks += kb
-            if ks > 64 - kb:
-                ks = 0
-                kw += 1
+            append_bits(k, &kw, &ks, holder | (<uint64_t>c.code[card] << hb), kb)
         if ok != NULL:
-            ok[ow] |= (holder | (<uint64_t>c.suit[card] << hb)) << osh
-            osh += ob
-            if osh > 64 - ob:
-                osh = 0
-                ow += 1
+            append_bits(ok, &ow, &osh, holder | (<uint64_t>c.suit[card] << hb), ob)
+
+
+cdef inline void append_bits(uint64_t* words, int* word, int* shift, uint64_t v,
+                             int bits) noexcept nogil:
+    """Put `bits` bits `v` next in `words` at (*word, *shift), no field across two words."""
+    words[word[0]] |= v << shift[0]
+    shift[0] += bits
+    if shift[0] > 64 - bits:
+        shift[0] = 0
+        word[0] += 1
 
 
 cdef inline int key_taken(uint64_t* k) noexcept nogil:
@@ -801,8 +806,8 @@ cdef inline void end_trick_with(Ctx* c, State* t, int h, int card) noexcept nogi
 
 
 cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
-    """Move ordering: the root seat's score if the trick ended with this card
-    and the hand ended with the trick."""
+    """Move ordering: the root side's score if the trick ended with this card
+    and the hand ended with the trick, then the points left in play."""
     cdef State t = s[0]
     end_trick_with(c, &t, h, card)
     return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
@@ -875,7 +880,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     With the points taken set aside this is a game of its own, and every
     zero-window probe between the worst ending as owner and the points already
     taken asks exactly this question.  Points play no part, so neither the key
-    nor the grouping of equivalent cards looks at them.
+    nor the grouping of equivalent cards looks at them.  (One seat and one
+    bottle: switched off for a side of two and with the second bottle.)
     """
     cdef uint64_t inplay, below, mine
     cdef uint64_t ok[5]
@@ -927,6 +933,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
 
 
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
+    """The paranoid value of position s (fail-soft alpha-beta): the root side
+    maximises, every other seat minimises, Lopaka plays his policy."""
     cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1
     cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, shift = 0
     cdef uint64_t inplay, reps
