@@ -243,7 +243,8 @@ class Connecting(Screen):
 
 
 def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
-    """One line for the lobby: "3p, hot bottle, →100", "Bottle Imp, 5p, teams, 10×"."""
+    """One line for the lobby: "3p, hot bottle, →100", "Bottle Imp, 5p, teams, 10×": the
+    rules as chosen, and Lopaka, Devil's Eye and the end as the server fills them in."""
     imp = rules.game == game_pb2.GAME_BOTTLE_IMP
     parts = [tr("g_imp"), f"{rules.players}p"] if imp else [f"{rules.players}p"]
     if rules.teams:
@@ -252,19 +253,16 @@ def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
         parts.append(tr("two_bottles"))
     if rules.bright_house:
         parts.append(tr("v_bright").split(" (")[0])
-    elif imp and rules.players == 2:
+    elif rules.devils_eye:
         parts.append(tr("g_devils_eye"))
-    elif rules.players == 2:
+    elif rules.lopaka:
         parts.append("Lopaka")
     if rules.hot_bottle:
         parts.append(tr("v_hot"))
-    end = rules.WhichOneof("end")
-    if end == "hands":
+    if rules.WhichOneof("end") == "hands":
         parts.append(f"{rules.hands}×")
-    elif end == "target" or not imp:
-        parts.append(f"→{rules.target or 100}")
-    else:  # the Bottle Imp's default: each player deals twice
-        parts.append(f"{2 * rules.players}×")
+    else:
+        parts.append(f"→{rules.target}")
     return ", ".join(parts)
 
 

@@ -52,8 +52,6 @@ _RANKS = {"en": {}, "de": {"J": "B", "Q": "D"}}
 _JOKER = {"en": "joker (6½)", "de": "Joker (6½)"}
 #: What the wire calls the Cursed Bottle's starting price (`Rules.start_price`).
 _JOKER_NAME = "JOKER"
-#: The original's Hell card, when an older server leaves `Rules.start_price` empty.
-_HELL_CARD = "19"
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "de": DE}
 
@@ -90,9 +88,7 @@ class Tr:
         """Speak of this rule set's game: its price before the first purchase ("19" in
         the Bottle Imp) and its rules text."""
         self.game = rules.game or game_pb2.GAME_CURSED_BOTTLE
-        price = rules.start_price
-        if not price and self.game == game_pb2.GAME_BOTTLE_IMP:
-            price = _HELL_CARD
+        price = rules.start_price  # filled by the server
         self.start_price = "" if price == _JOKER_NAME else price
 
     def for_rules(self, rules: game_pb2.Rules) -> Tr:

@@ -430,8 +430,6 @@ class TableModel:
     def score_lines(self, result: game_pb2.HandEnded) -> list[tuple[str, int, str]]:
         """(name, score, why) per seat of a finished hand."""
         tr = self.tr
-        # The hot bottle's owner pays its own tricks too: only the label says so.
-        hot = bool(self.rules and self.rules.hot_bottle)
         owner = _opt(result, "owner")
         owners = [b.owner for b in result.bottles if b.HasField("owner")] or [owner]
         out = []
@@ -442,7 +440,8 @@ class TableModel:
             taken = result.points_taken[seat] if seat < len(result.points_taken) else 0
             if seat == self.lopaka:
                 why = tr("why_lopaka")
-            elif seat == owner and hot:
+            elif seat == owner and self.rules is not None and self.rules.hot_bottle:
+                # (the owner of the hot bottle pays its own tricks too: the words say so)
                 why = tr("why_owner_hot", pile=result.pile_points, own=taken)
             elif seat in owners:
                 why = tr("why_owner", pile=result.pile_points)

@@ -199,7 +199,8 @@ class _Lobby:
         a.seats.add(seat=1, kind=table_pb2.SEAT_KIND_EMPTY)
         a.seats.add(seat=2, kind=table_pb2.SEAT_KIND_BOT, name="strong bot")
         b = table_pb2.TableInfo(table_id="t2", name="Bots only", state=2,
-                                rules=game_pb2.Rules(players=2, hands=4, hot_bottle=True))
+                                rules=game_pb2.Rules(players=2, hands=4, hot_bottle=True,
+                                                     lopaka=True))  # (as the server fills in)
         b.seats.add(seat=0, kind=table_pb2.SEAT_KIND_BOT, name="rule bot")
         b.seats.add(seat=1, kind=table_pb2.SEAT_KIND_BOT, name="strong bot")
         b.seats.add(seat=2, kind=table_pb2.SEAT_KIND_LOPAKA, name="Lopaka")
