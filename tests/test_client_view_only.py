@@ -14,7 +14,6 @@ pile cards and passes the seat then really lays.
 from __future__ import annotations
 
 import ast
-import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,10 +25,9 @@ from cursedbottle.engine.actions import PassCard, PileCard
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.rules import Rules
-from cursedbottle.server.remote import watch
 from cursedbottle.server.wire import rules_msg
-from cursedbottle.v1 import table_pb2
-from test_server_support import create, play_out, run, seat_humans, serving, table_of
+from test_server_secrecy import record_game
+from test_server_support import run
 
 CLIENT = Path(__file__).parent.parent / "client"
 
@@ -298,25 +296,11 @@ def replay_stream(me: int | None, updates, steps, at) -> int:
     return views
 
 
-async def _played(rules: Rules):
-    async with serving() as (running, stub):
-        msg = rules_msg(rules)
-        msg.hands = 1
-        table_id, host = await create(stub, msg, seed="view-only")
-        seats = await seat_humans(stub, table_id, rules.players)
-        spectator = asyncio.create_task(watch(stub, table_id))
-
-        async def start():
-            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
-
-        await play_out(seats, start)
-        spectated = await asyncio.wait_for(spectator, 30)
-        return table_of(running, table_id).game, {s.seat: s.updates for s in seats}, spectated
-
-
 @pytest.mark.parametrize("rules", CONFIGS, ids=lambda r: r.deck.name + str(r.to_json()))
 def test_the_model_states_the_engine_facts(rules: Rules):
-    game, seat_updates, spectated = run(_played(rules))
+    msg = rules_msg(rules)
+    msg.hands = 1
+    game, seat_updates, spectated = run(record_game(msg))
     steps = timeline(game)
     at = {step.sequence: i for i, step in enumerate(steps)}
     for seat, updates in seat_updates.items():
