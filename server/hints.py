@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cursedbottle.bots import hint
 from cursedbottle.engine.view import SeatView
 from cursedbottle.v1 import table_pb2
 
-from .errors import exhausted, precondition
+from .errors import exhausted
 from .hint_msgs import hint_msg
 
 DEFAULT_BUDGET_MS = 1000
@@ -56,10 +57,4 @@ async def ask_hint(
 
 def compute_hint(view: SeatView, seed: int, budget_ms: int) -> table_pb2.HintResponse:
     """Advice for the seat of `view` (runs in a worker thread: it may think for a while)."""
-    try:
-        # (Imported here: test_server_refusals takes the hint engine away to see the
-        # refusal a server without the solver would give.)
-        from cursedbottle.bots import hint
-    except ImportError as exc:
-        raise precondition("NO_SOLVER", f"hints need the solver, which is missing: {exc}") from None
     return hint_msg(hint(view, seed=seed, budget=budget_ms / 1000), view)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from cursedbottle.engine.events import HandEnded
 from cursedbottle.engine.records import HandRecord, RecordError
+from cursedbottle.solver.review import build_review
 from cursedbottle.v1 import table_pb2
 
 from .credentials import PasswordHash, password_opens, token_hash, token_opens
@@ -67,14 +68,6 @@ def _summary_or_none(hand: FinishedHand) -> table_pb2.HandSummary | None:
 
 def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
     """The review of a finished hand (runs in a review thread: it solves every card)."""
-    try:
-        # (Imported here: test_server_review takes the solver's review away to see
-        # the refusal a server without it would give.)
-        from cursedbottle.solver.review import build_review
-    except ImportError as exc:
-        raise precondition(
-            "NO_SOLVER", f"reviews need the solver, which is missing: {exc}"
-        ) from None
     try:
         record = HandRecord.from_json(hand.record)
         summary = summary_msg(hand)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 from dataclasses import replace
 
 import grpc
@@ -345,23 +344,6 @@ def test_a_finished_games_hands_are_reviewable_after_a_restart(tmp_path):
 
     found = run(first_life())
     run(second_life(*found))
-
-
-def test_without_the_solver_reviews_are_refused(monkeypatch):
-    async def main():
-        async with serving() as (_running, stub):
-            table_id, _ = await bot_game(stub, players=3, hands=1)
-            monkeypatch.setitem(sys.modules, "cursedbottle.solver.review", None)
-            listed = await stub.ListHands(t.ListHandsRequest(table_id=table_id))
-            assert [h.hand for h in listed.hands] == [1], "hands are still listed"
-            message = await refused(
-                stub.ReviewHand(t.ReviewHandRequest(table_id=table_id, hand=1, from_trick=10)),
-                PRECONDITION,
-                "NO_SOLVER",
-            )
-            assert "solver" in message
-
-    run(main())
 
 
 def t_stub(channel):
