@@ -2,17 +2,24 @@
 
 A unit of work is one deal (hands mode) or one game (games mode), identified
 by its number; everything random in it is seeded from (seed, number,
-rotation, player), so results do not depend on the number of worker
-processes.  In duplicate mode each deal is replayed once per rotation of the
-bots through the seats, so the luck of the cards cancels out.
+rotation, player), so results do not depend on the process, the machine or
+the number of workers that ran it.  In duplicate mode each deal is replayed
+once per rotation of the bots through the seats, so the luck of the cards
+cancels out.
+
+A job is a table and a unit number.  A runner takes jobs and yields each
+job's hands as it finishes, in any order: `run_local` on this machine's
+processes here, `bots.ray_runner.run_on_ray` on a Ray cluster.  `in_order`
+puts them back in job order, so output never depends on who finished first.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 
 from cursedbottle.engine.game import Game
@@ -21,6 +28,10 @@ from cursedbottle.engine.rules import Rules
 from .base import play_hand_with_bots
 from .registry import make_bot
 from .seeds import stable_seed
+
+#: The key of the simulation's facts in a hand record written by a simulation
+#: (hand records allow extra top-level fields; `replay` ignores it).
+SIM_KEY = "simulation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +45,20 @@ class TableSpec:
     duplicate: bool = False
     seed: int | str = 0
     records: bool = False
+
+    @property
+    def table(self) -> str:
+        """A name for everything but the number of units: a run with more units
+        extends this one (unit n is the same whatever the count)."""
+        facts = [
+            list(self.bots),
+            self.rules.to_json(whole=True),
+            self.games,
+            self.duplicate,
+            str(self.seed),
+        ]
+        text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +78,35 @@ class HandResult:
     price: float
     #: Games mode, on the last hand of a game: the winning player.
     winner: int | None = None
+    #: The line of the records file: the hand record and, under SIM_KEY, the
+    #: facts above with the table and the unit's number of hands.
     record: str | None = None
+
+    @classmethod
+    def from_line(cls, line: str) -> tuple[str, int, HandResult]:
+        """(table, hands in the unit, result) of a records line; KeyError,
+        TypeError or ValueError if the line is not one."""
+        sim = json.loads(line)[SIM_KEY]
+        result = cls(
+            int(sim["unit"]),
+            int(sim["rotation"]),
+            int(sim["hand"]),
+            tuple(str(b) for b in sim["bots"]),
+            tuple(int(s) for s in sim["scores"]),
+            None if sim["owner"] is None else int(sim["owner"]),
+            float(sim["price"]),
+            None if sim["winner"] is None else int(sim["winner"]),
+            line,
+        )
+        return str(sim["table"]), int(sim["of"]), result
+
+
+#: One piece of work: a table and the number of a unit of it.
+Job = tuple[TableSpec, int]
+#: What a runner yields: the index of a finished job and its hands.
+Finished = tuple[int, list[HandResult]]
+#: A runner: the jobs to run, then what finished, as it finishes.
+Runner = Callable[[Sequence[Job]], Iterable[Finished]]
 
 
 def rotations(spec: TableSpec) -> int:
@@ -64,6 +117,7 @@ def run_unit(spec: TableSpec, unit: int) -> list[HandResult]:
     """Play one deal (every rotation of it) or one game; pure given the spec."""
     players = spec.rules.players
     out: list[HandResult] = []
+    records: list[dict] = []
     for rot in range(rotations(spec)):
         names = tuple(spec.bots[(p + rot) % players] for p in range(players))
         bots = {
@@ -73,11 +127,16 @@ def run_unit(spec: TableSpec, unit: int) -> list[HandResult]:
         game = Game(rules, seed=f"{spec.seed}:{unit}", first_dealer=unit % players)
         while True:
             play_hand_with_bots(game, bots)
-            out.append(
-                _hand_result(spec, game, len(game.hands) - (not game.is_over), unit, rot, names)
-            )
+            number = len(game.hands) - (not game.is_over)
+            out.append(_hand_result(spec, game, number, unit, rot, names))
+            if spec.records:
+                from cursedbottle.engine.records import record_of
+
+                records.append(record_of(game.hands[number - 1]).to_json())
             if game.is_over or not spec.games:
                 break
+    if spec.records:
+        out = [_with_line(spec, r, obj, len(out)) for r, obj in zip(out, records, strict=True)]
     return out
 
 
@@ -93,18 +152,65 @@ def _hand_result(
     owner = None if hand.owner is None else seating[hand.owner]
     deck = spec.rules.deck
     price = deck.joker_position - 0.5 if hand.price_card is None else float(hand.price_card)
-    record = None
-    if spec.records:
-        from cursedbottle.engine.records import record_of
-
-        record = json.dumps(record_of(hand).to_json(), separators=(",", ":"))
     winner = game.winner if game.is_over and number == len(game.hands) else None
-    return HandResult(unit, rot, number, names, tuple(scores), owner, price, winner, record)
+    return HandResult(unit, rot, number, names, tuple(scores), owner, price, winner)
 
 
-def _run_chunk(args: tuple[TableSpec, Sequence[int]]) -> list[HandResult]:
-    spec, units = args
-    return [r for u in units for r in run_unit(spec, u)]
+def _with_line(spec: TableSpec, r: HandResult, record: dict, of: int) -> HandResult:
+    sim = {
+        "table": spec.table,
+        "unit": r.unit,
+        "rotation": r.rotation,
+        "hand": r.hand,
+        "of": of,
+        "bots": list(r.bots),
+        "scores": list(r.scores),
+        "owner": r.owner,
+        "price": r.price,
+        "winner": r.winner,
+    }
+    return replace(r, record=json.dumps({**record, SIM_KEY: sim}, separators=(",", ":")))
+
+
+def run_jobs(jobs: Sequence[Job]) -> list[list[HandResult]]:
+    """The hands of each job, one after the other (what a worker does)."""
+    return [run_unit(spec, unit) for spec, unit in jobs]
+
+
+def chunks(count: int, slots: int) -> list[range]:
+    """Jobs in batches: a few per worker slot for balance, at most 32 each so
+    that a stopped run loses little and the progress bar moves."""
+    size = max(1, min(32, count // (slots * 8) or 1))
+    return [range(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+def run_local(jobs: Sequence[Job], workers: int | None = None) -> Iterator[Finished]:
+    """The jobs on this machine: in this process (one worker) or a process pool."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        for i, job in enumerate(jobs):
+            yield i, run_unit(*job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {
+            pool.submit(run_jobs, [jobs[i] for i in batch]): batch
+            for batch in chunks(len(jobs), workers)
+        }
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from zip(pending.pop(future), future.result(), strict=True)
+
+
+def in_order(finished: Iterable[Finished], start: int = 0) -> Iterator[Finished]:
+    """What finished, in job order from `start` (held back until its turn)."""
+    waiting: dict[int, list[HandResult]] = {}
+    following = start
+    for i, hands in finished:
+        waiting[i] = hands
+        while following in waiting:
+            yield following, waiting.pop(following)
+            following += 1
 
 
 def simulate(
@@ -113,21 +219,8 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[HandResult]:
     """Every hand of the simulation, in unit order, whatever the number of workers."""
-    workers = workers or os.cpu_count() or 1
-    chunk = max(1, min(32, spec.units // (workers * 8) or 1))
-    chunks = [range(i, min(i + chunk, spec.units)) for i in range(0, spec.units, chunk)]
-    done = 0
-    if workers == 1:
-        results = (_run_chunk((spec, c)) for c in chunks)
-        for c, hands in zip(chunks, results, strict=True):
-            done += len(c)
-            if progress:
-                progress(done, spec.units)
-            yield from hands
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for c, hands in zip(chunks, pool.map(_run_chunk, [(spec, c) for c in chunks]), strict=True):
-            done += len(c)
-            if progress:
-                progress(done, spec.units)
-            yield from hands
+    jobs = [(spec, unit) for unit in range(spec.units)]
+    for i, hands in in_order(run_local(jobs, workers)):
+        if progress:
+            progress(i + 1, spec.units)
+        yield from hands

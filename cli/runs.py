@@ -1,0 +1,89 @@
+"""Where and how a long bot-only run goes: local processes or Ray, its records
+file as a journal (`--resume`), its progress bar.  Shared by `simulate` and
+`tournament`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from functools import partial
+
+from cursedbottle.cli.progress import ProgressBar
+
+
+class RunError(Exception):
+    """A run that cannot start or go on, in one line for the user."""
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes (default: all cores); with --ray, the CPUs of the local Ray",
+    )
+    p.add_argument(
+        "--ray",
+        action="store_true",
+        help="run the units as Ray tasks on a local Ray started for the run "
+        "(needs pip install 'cursed-bottle[cluster]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="run on the Ray cluster there (HEAD:6379, or auto); implies --ray",
+    )
+    p.add_argument("--records", metavar="FILE.jsonl", help="write every hand as a hand record")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the units already in --records and run only the others",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def check_run_arguments(args: argparse.Namespace) -> None:
+    """ValueError for options that do not go together."""
+    if args.workers is not None and args.workers < 1:
+        raise ValueError("--workers: give a positive number of processes")
+    if args.resume and not args.records:
+        raise ValueError("--resume: give the --records file of the run to resume")
+    if args.ray_address and args.workers is not None:
+        raise ValueError("--workers: a Ray cluster's CPUs are its own (drop --workers)")
+
+
+def carry_out(args: argparse.Namespace, jobs: Sequence, unit: str) -> list:
+    """Every hand of the jobs, in job order, run as the options say (RunError
+    if it cannot be: no ray, a --records file not to be written or resumed)."""
+    from cursedbottle.bots.journal import Journal, JournalError
+    from cursedbottle.bots.journal import carry_out as carry_out_jobs
+    from cursedbottle.bots.simulation import run_local
+
+    ray = None
+    if args.ray or args.ray_address:
+        from cursedbottle.bots.ray_runner import RayRunner
+
+        try:
+            RayRunner.require()
+        except ImportError:
+            raise RunError("--ray needs ray: pip install 'cursed-bottle[cluster]'") from None
+        runner = ray = RayRunner(args.ray_address, args.workers)
+    else:
+        runner = partial(run_local, workers=args.workers)
+    journal = Journal(args.records) if args.records else None
+    bar = ProgressBar.on_terminal(unit, args.quiet)
+    try:
+        return carry_out_jobs(jobs, runner, journal, args.resume, bar)
+    except JournalError as exc:
+        raise RunError(f"--resume: {args.records}: {exc}") from None
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        raise RunError(f"--records: cannot write {exc.filename}: {exc.strerror}") from None
+    finally:
+        if bar:
+            bar.close()
+        if ray is not None and ray.nodes:
+            print(ray.report(), file=sys.stderr)
