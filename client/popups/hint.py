@@ -8,6 +8,7 @@ from cursedbottle.v1 import table_pb2
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.reactive import var
 from textual.widgets import Static
 
 from ..hints import hint_table
@@ -23,6 +24,9 @@ class HintScreen(Popup[str | None]):
         Binding("enter", "play", "Play"),
     ]
     BOX = "hintbox"
+    #: The server's list, once it is there (`show`), or why there is none (`show_error`).
+    hint: var[table_pb2.HintResponse | None] = var(None, init=False)
+    error = var("", init=False)
 
     def __init__(self, model: TableModel) -> None:
         super().__init__()
@@ -32,18 +36,24 @@ class HintScreen(Popup[str | None]):
     def body(self) -> ComposeResult:
         yield Static(Text(self.tr("hint_wait"), style="italic"), id="hinttext")
 
-    ready = False
+    @property
+    def ready(self) -> bool:
+        return self.hint is not None
 
     def action_play(self) -> None:
         """Enter plays the best card only once the list is there."""
         self.dismiss("play" if self.ready else None)
 
+    def show(self, hint: table_pb2.HintResponse) -> None:
+        if self.is_mounted:  # (not after the pop-up was closed)
+            self.hint = hint
+
     def show_error(self, text: str) -> None:
         if self.is_mounted:
-            self.query_one("#hinttext", Static).update(Text(text, style="red"))
+            self.error = text
 
-    def show(self, hint: table_pb2.HintResponse) -> None:
-        if not self.is_mounted:
-            return
-        self.ready = True
+    def watch_hint(self, hint: table_pb2.HintResponse) -> None:
         self.query_one("#hinttext", Static).update(hint_table(self.model, hint))
+
+    def watch_error(self, text: str) -> None:
+        self.query_one("#hinttext", Static).update(Text(text, style="red"))
