@@ -1,4 +1,5 @@
-"""Score distributions per bot, as a picture (needs the `plot` extra: matplotlib)."""
+"""Pictures of bot-only runs: score distributions per bot, and a tournament
+(needs the `plot` extra: matplotlib)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,34 @@ def plot_scores(results: Iterable[HandResult], path: str) -> None:
     ax.set_ylabel("hands")
     ax.set_title("Cursed Bottle: score per hand by bot")
     ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_standings(standings, path: str) -> None:
+    """A tournament (bots.tournament.Standings): the paired differences and the
+    ratings, each with its 95% interval drawn."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), dpi=100)
+    pairs = list(reversed(standings.pairs))
+    means = [p.difference.mean for p in pairs]
+    halves = [p.difference.half_width for p in pairs]
+    left.errorbar(means, range(len(pairs)), xerr=halves, fmt="o", capsize=4)
+    left.axvline(0, color="grey", linewidth=0.8)
+    left.set_yticks(range(len(pairs)), [f"{p.better} − {p.worse}" for p in pairs])
+    left.set_xlabel("score difference per hand (paired by deal, 95% interval)")
+    left.set_title("paired differences")
+    ratings = list(reversed(standings.ratings))
+    values = [r.rating for r in ratings]
+    errors = [[r.rating - r.low for r in ratings], [r.high - r.rating for r in ratings]]
+    right.errorbar(values, range(len(ratings)), xerr=errors, fmt="s", capsize=4, color="C1")
+    right.axvline(0, color="grey", linewidth=0.8)
+    right.set_yticks(range(len(ratings)), [r.name for r in ratings])
+    right.set_xlabel("Bradley–Terry rating, Elo scale (95% bootstrap interval)")
+    right.set_title("ratings")
+    fig.suptitle(
+        f"Cursed Bottle tournament: {standings.tables} tables × {standings.deals} deals, duplicate"
+    )
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -12,7 +12,17 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("play", "join", "simulate", "replay", "solve", "serve", "history", "review")
+SUBCOMMANDS = (
+    "play",
+    "join",
+    "simulate",
+    "tournament",
+    "replay",
+    "solve",
+    "serve",
+    "history",
+    "review",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
