@@ -364,11 +364,11 @@ class TableModel:
             self.totals = list(info.totals)
 
     def apply_turn(self, turn: table_pb2.TurnUpdate) -> None:
+        if turn.HasField("view") and turn.sequence >= self.view_seq:
+            self.use_view(turn.view, turn.sequence)  # the table as it was then
         if turn.sequence < self.acted_at:
-            return  # sent before our last action: stale
+            return  # its legal moves were sent before our last action: stale
         self.turn_seq = turn.sequence
-        if turn.HasField("view"):
-            self.use_view(turn.view, turn.sequence)
         self.to_act = list(turn.to_act)
         self.legal = list(turn.legal_actions)
 
