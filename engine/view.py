@@ -22,6 +22,18 @@ from .tricks import Trick
 
 
 @dataclass(frozen=True, slots=True)
+class PlayLimit:
+    """Why some of the mover's cards may not be played now: `suit` was led and this
+    hand holds `cards` of it, which rules out `blocked` (RULES.md: follow suit)."""
+
+    suit: Suit
+    cards: tuple[Card, ...]
+    blocked: tuple[Card, ...]
+    #: Two hands each (Devil's Eye, each hand follows on its own): the hand, else None.
+    hand: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     #: The seat whose view this is; None: a spectator's, which shows what lies face up.
     seat: int | None
@@ -87,6 +99,8 @@ class SeatView:
     #: them: from the pile stage on, the passes of the pass stages that follow it
     #: (Devil's Eye: to the receiver's first hand, then to its second).
     pass_plan: tuple[tuple[int, int | None], ...] = ()
+    #: The seat's turn in the play: what rules some of its cards out, per hand.
+    play_limits: tuple[PlayLimit, ...] = ()
 
     @property
     def my_cards(self) -> tuple[Card, ...]:
@@ -145,6 +159,29 @@ def _setup_facts(hand: Hand, seat: int | None) -> tuple[int, tuple, tuple]:
             break
         later.extend((to, stage.to_hand if told else None) for to in hand.recipients(seat))
     return owed, now, (*now, *later)
+
+
+def _play_limits(hand: Hand, seat: int | None) -> tuple[PlayLimit, ...]:
+    """What rules out cards of `seat` when it is to play: the suit led, per hand that
+    holds it (Devil's Eye plays from either hand, and each follows on its own)."""
+    if seat is None or hand.phase is not Phase.PLAY or not hand.trick:
+        return ()
+    holder = hand.holder_to_play()
+    if hand.holder_seat[holder] != seat:
+        return ()
+    deck = hand.deck
+    first = hand.trick[0]
+    led = deck.suit_masks[deck.suit_of[first]]
+    holders = (holder, holder + 1) if hand.rules.devils_eye else (holder,)
+    out = []
+    for h in holders:
+        follow = hand.holdings[h] & led
+        blocked = hand.holdings[h] & ~led
+        if follow and blocked:
+            side = h % 2 if hand.rules.devils_eye else None
+            out.append(PlayLimit(deck.cards[first].suit, tuple(deck.cards_of(follow)),
+                                 tuple(deck.cards_of(blocked)), side))
+    return tuple(out)
 
 
 def observe(
@@ -239,6 +276,7 @@ def observe(
         pile_owed=pile_owed,
         pass_targets=pass_targets,
         pass_plan=pass_plan,
+        play_limits=_play_limits(hand, seat),
         passes_given_hands=tuple(h if told else None for *_, h in given),
         passes_received_hands=tuple(h if told else None for *_, h in received),
     )

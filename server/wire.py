@@ -325,6 +325,7 @@ def add_rule_facts(msg: pb.Rules, rules: Rules) -> None:
         msg.sides.add().seats.extend(side)
     msg.lopaka, msg.two_hands, msg.devils_eye = rules.lopaka, rules.two_hands, rules.devils_eye
     msg.tricks = rules.tricks
+    add_cards(msg.deck, rules.deck.cards)  # the point table
 
 
 def _add_pass_targets(field, targets, to_wire: tuple[int, ...]) -> None:
@@ -407,4 +408,10 @@ def view_msg(view: SeatView) -> pb.SeatView:
     out.totals.extend(view.totals)
     _add_pass_targets(out.pass_targets, view.pass_targets, w)
     _add_pass_targets(out.pass_plan, view.pass_plan, w)
+    for limit in view.play_limits:
+        lim = out.play_limits.add(rule=pb.PLAY_RULE_FOLLOW_SUIT, suit=_SUITS[limit.suit])
+        add_cards(lim.cards, limit.cards)
+        add_cards(lim.blocked, limit.blocked)
+        if limit.hand is not None:
+            lim.hand = limit.hand
     return out
