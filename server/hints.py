@@ -15,14 +15,18 @@ make another seat's short one wait.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from cursedbottle.bots import hint
+from cursedbottle.bots.hint_step import StagedError, next_step
+from cursedbottle.engine.game import Game
 from cursedbottle.engine.view import SeatView
-from cursedbottle.v1 import table_pb2
+from cursedbottle.v1 import game_pb2, table_pb2
 
-from .errors import exhausted
+from .errors import exhausted, invalid, precondition
 from .hint_msgs import hint_msg
+from .wire import action_from_msg
 
 DEFAULT_BUDGET_MS = 1000
 MAX_BUDGET_MS = 10_000
@@ -30,6 +34,21 @@ MAX_BUDGET_MS = 10_000
 MAX_HINTS_PER_SEAT = 1
 #: A hint of a longer budget is slow work: it never takes the thread kept for short ones.
 QUICK_BUDGET_MS = DEFAULT_BUDGET_MS
+
+
+def hint_view(game: Game, player: int, staged: Iterable[game_pb2.Action]) -> SeatView:
+    """The view the hint ranks: the player's next choice after its staged ones (a pass
+    while the others still lay their pile cards, too); NOT_YOUR_TURN when there is none."""
+    actions = [action_from_msg(a, player, game) for a in staged]
+    try:
+        view = next_step(game.view(player), actions)
+    except StagedError as exc:
+        raise invalid("MALFORMED", str(exc)) from None
+    if not view.legal_actions:
+        raise precondition(
+            "NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to choose now"
+        )
+    return view
 
 
 async def ask_hint(

@@ -21,7 +21,7 @@ from cursedbottle.v1 import table_pb2
 
 from . import wire
 from .errors import ServiceError, denied, invalid, precondition, shorten
-from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, ask_hint
+from .hints import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, ask_hint, hint_view
 from .lobby import Lobby
 from .names import check_shown_text
 from .peers import client_of, connection_of
@@ -67,6 +67,15 @@ def _token(value: str) -> str:
 def _seat_number(value: int, what: str = "seat") -> int:
     if value < 0:
         raise invalid("NO_SUCH_SEAT", f"{what}: {value} is not a seat (seats count from 0)")
+    return value
+
+
+def _stand_in_after(value: float) -> float:
+    if not 0 <= value <= MAX_STAND_IN_SECONDS:  # (NaN too)
+        raise invalid(
+            "MALFORMED",
+            f"stand_in_after_seconds: {value} is not between 0 and {MAX_STAND_IN_SECONDS:.0f}",
+        )
     return value
 
 
@@ -117,12 +126,7 @@ class CursedBottleService:
                     "NO_SUCH_SEAT",
                     f"first_dealer: {first_dealer} is not a player (0…{rules.players - 1})",
                 )
-        stand_in_after = request.stand_in_after_seconds
-        if not 0 <= stand_in_after <= MAX_STAND_IN_SECONDS:
-            raise invalid(
-                "MALFORMED",
-                f"stand_in_after_seconds: {stand_in_after} is not between 0 and 3600",
-            )
+        stand_in_after = _stand_in_after(request.stand_in_after_seconds)
         stand_in_bot = _text(request.stand_in_bot, "stand_in_bot", MAX_NAME) or "random"
         _check_bot_name(stand_in_bot)
         table = self.lobby.create(
@@ -152,11 +156,27 @@ class CursedBottleService:
         return table_pb2.TableResponse(table=table_info(table))
 
     async def AddBot(self, request, context) -> table_pb2.TableResponse:
-        table = self.lobby.controller(_table_id(request.table_id), _token(request.token))
+        table_id, token = _table_id(request.table_id), _token(request.token)
         number = _seat_number(request.seat) if request.HasField("seat") else None
         name = _text(request.bot, "bot", MAX_NAME) or "random"
+        if request.replace and number is None:
+            raise invalid("MALFORMED", "seat: which absent person's seat does the bot take?")
+        table = (self.lobby.host if request.replace else self.lobby.controller)(table_id, token)
         _check_bot_name(name)
-        table.add_bot(number, name)
+        if request.replace:
+            table.replace(number, name)
+        else:
+            table.add_bot(number, name)
+        return table_pb2.TableResponse(table=table_info(table))
+
+    async def SetStandIns(self, request, context) -> table_pb2.TableResponse:
+        table_id, token = _table_id(request.table_id), _token(request.token)
+        after = _stand_in_after(request.stand_in_after_seconds)
+        bot = _text(request.stand_in_bot, "stand_in_bot", MAX_NAME)
+        if bot:
+            _check_bot_name(bot)
+        table = self.lobby.host(table_id, token)
+        table.set_stand_ins(after, bot or table.stand_in_bot)
         return table_pb2.TableResponse(table=table_info(table))
 
     async def RemoveBot(self, request, context) -> table_pb2.TableResponse:
@@ -192,9 +212,7 @@ class CursedBottleService:
         if game is None or game.is_over:
             raise precondition("NOT_PLAYING", "hints are for a game in progress")
         table.check_holds(player)
-        if game.seat_of(player) not in game.to_act():
-            raise precondition("NOT_YOUR_TURN", f"not your turn: seat {player} has nothing to do")
-        view = game.view(player)
+        view = hint_view(game, player, request.staged)
         seed = request.seed if request.HasField("seed") else len(game.actions)
         return await ask_hint(self.lobby.runner, table.table_id, player, view, seed, budget)
 
