@@ -219,6 +219,15 @@ class Lobby:
         self.seat(table_id, token)
         return table
 
+    def host(self, table_id: str, token: str) -> Table:
+        """The table, if `token` is its host token; a seat token of it is refused (what
+        only the host may do: stand-ins, giving an absent person's seat to a bot)."""
+        table = self.table(table_id)
+        if token_is(token, table.host_token_hash):
+            return table
+        self.seat(table_id, token)  # unknown or another table's: refused as such
+        raise denied("HOST_ONLY", "only the table's host (the host token) may do that")
+
     def close_all(self, reason: str) -> None:
         self.closing = reason
         for table in self.tables.values():

@@ -70,6 +70,14 @@ class StandIns:
             log.info("table %s: %s is away; a bot stands in", self.table_id, seat.name)
             self._arrive(seat)
 
+    def configure(self, after: float, bot: str, absent: list[Seat]) -> None:
+        """New settings from the host: the absent seats' waits start again under them
+        (a stand-in already playing stays until its person is back)."""
+        self.after, self.bot = after, bot
+        for seat in absent:
+            self.unwatch(seat)
+            self.watch(seat)
+
     def unwatch(self, seat: Seat) -> None:
         """The seat's person is back: no stand-in is due."""
         task = self._timers.pop(seat.number, None)

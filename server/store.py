@@ -188,6 +188,15 @@ class Store(Database):
             )
         )
 
+    def set_stand_ins(self, table_id: str, after: float, bot: str) -> None:
+        """The host changed the table's stand-ins (SetStandIns)."""
+        self._write(
+            (
+                "UPDATE tables SET stand_in_after = ?, stand_in_bot = ? WHERE table_id = ?",
+                (after, bot, table_id),
+            )
+        )
+
     def started(self, table_id: str, time_ns: int) -> None:
         self._write(
             (
