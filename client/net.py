@@ -102,6 +102,24 @@ class Session:
                     timeout=10,
                 )
 
+    async def add_bot(self, table_id: str, token: str, seat: int, bot: str,
+                      replace: bool = False) -> table_pb2.TableInfo:
+        """A bot in one seat (`replace`: the host gives an absent person's seat to it)."""
+        request = table_pb2.AddBotRequest(table_id=table_id, token=token, seat=seat, bot=bot,
+                                          replace=replace)
+        return (await self.stub.AddBot(request, timeout=10)).table
+
+    async def remove_bot(self, table_id: str, token: str, seat: int) -> table_pb2.TableInfo:
+        request = table_pb2.RemoveBotRequest(table_id=table_id, token=token, seat=seat)
+        return (await self.stub.RemoveBot(request, timeout=10)).table
+
+    async def set_stand_ins(self, table_id: str, host_token: str, after: float,
+                            bot: str = "") -> table_pb2.TableInfo:
+        """The host's stand-ins: a `bot` plays for a person away `after` seconds (0: never)."""
+        request = table_pb2.SetStandInsRequest(table_id=table_id, token=host_token,
+                                               stand_in_after_seconds=after, stand_in_bot=bot)
+        return (await self.stub.SetStandIns(request, timeout=10)).table
+
     async def leave(self, seat: Seat) -> None:
         """Give the seat up, so that someone else (or a bot) can take it."""
         await self.stub.Leave(table_pb2.LeaveRequest(table_id=seat.table_id, token=seat.token),
@@ -121,9 +139,13 @@ class Session:
         reply = await self.stub.Act(request, timeout=15)
         return reply.sequence
 
-    async def hint(self, seat: Seat, budget_ms: int) -> table_pb2.HintResponse:
+    async def hint(self, seat: Seat, budget_ms: int,
+                   staged: list[game_pb2.Action] | None = None) -> table_pb2.HintResponse:
+        """The server's ranking of the seat's next choice (after `staged`: the setup
+        choices made but not sent yet)."""
         request = table_pb2.HintRequest(
-            table_id=seat.table_id, token=seat.token, budget_ms=budget_ms, seed=1
+            table_id=seat.table_id, token=seat.token, budget_ms=budget_ms, seed=1,
+            staged=staged or [],
         )
         return await self.stub.Hint(request, timeout=budget_ms / 1000 + 30)
 
