@@ -28,6 +28,7 @@ class ProgressBar:
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
         self.first: int | None = None
+        self.drawn = 0.0
 
     @classmethod
     def on_terminal(cls, unit: str, quiet: bool = False) -> ProgressBar | None:
@@ -37,8 +38,12 @@ class ProgressBar:
         if self.first is None:
             self.first = done
             self.start = time.perf_counter()
+        now = time.perf_counter()
+        if now - self.drawn < 0.1 and done < total:
+            return  # a few redraws a second are enough
+        self.drawn = now
         filled = int(self.WIDTH * done / max(total, 1))
-        elapsed = time.perf_counter() - self.start
+        elapsed = now - self.start
         rate = (done - self.first) / max(elapsed, 1e-9)
         left = f", {duration((total - done) / rate)} left" if rate > 0 else ""
         self.stream.write(
