@@ -43,6 +43,7 @@ def table_info(table: Table) -> table_pb2.TableInfo:
         spectators=table.spectators,
         stand_in_after_seconds=table.stand_in_after,
         chosen_seed=table.chosen_seed,
+        stand_in_bot=table.stand_in_bot,
     )
     out.rules.CopyFrom(wire.rules_msg(table.rules))
     for seat in table.seats:
