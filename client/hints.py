@@ -26,6 +26,25 @@ SAME = 0.05
 _MEANING_KEYS = ("none", "maxn", "paranoid", "rollouts", "setup")
 
 
+#: The action kind each step of the seat takes.
+_KIND_OF_STEP = {"play": "play", "open": "choose_open", "pile": "pile", "pass": "pass_card"}
+
+
+def best_now(hint: table_pb2.HintResponse | None, now: str,
+             choosable: set[str]) -> game_pb2.Action | None:
+    """The hint's best action if it can be taken at this step (`now`, a plan.Step) with
+    these cards; None when the hint is of another step or its card is taken already."""
+    if hint is None or not hint.actions:
+        return None
+    best = hint.actions[0].action
+    kind = best.WhichOneof("kind")
+    if kind != _KIND_OF_STEP.get(str(now)):
+        return None
+    if kind != "choose_open" and getattr(best, kind).card.code not in choosable:
+        return None
+    return best
+
+
 def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
     tr = model.tr
     kind = action.WhichOneof("kind")

@@ -4,8 +4,9 @@ The server asks for the setup piece by piece (Devil's Eye: two pile cards, then
 the pass for the opponent's first hand, then the one for its second, each pass a
 stage of its own).  A `Plan` keeps the stage's pile cards and passes, staged and
 then confirmed, and remembers what the server accepted, so that nothing is sent
-twice and Esc takes back only the rest.  `step` says what the seat is asked
-now.  Pure functions of the client's model (its public API) and the plan.
+twice and Esc takes back the last choice not sent (`undo`); `staged` is what a hint
+must take as chosen.  `step` says what the seat is asked now.  Pure functions of
+the client's model (its public API) and the plan.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ class Step(StrEnum):
     PASS = "pass"  # stage a pass
     CONFIRM = "confirm"  # the stage's choices are staged: Enter sends them
     WAIT = "wait"
+
+
+#: The steps where the seat chooses something (a hint ranks what it chooses there).
+ASKED = frozenset({Step.PLAY, Step.OPEN, Step.PILE, Step.PASS})
 
 
 class SetupModel(Protocol):
@@ -91,6 +96,30 @@ class Plan:
             kept.append(card)
         self.passes = kept
         self.confirmed = False
+
+    def undo(self) -> bool:
+        """Esc: take back the last choice not sent yet (a confirmed plan is open again);
+        False when everything chosen was sent already."""
+        unsent = [t for t in self.targets[: len(self.passes)] if t not in self.passes_sent]
+        if unsent:
+            self.passes.pop()
+        elif any(c.code not in self.pile_sent for c in self.pile):
+            self.pile.pop()
+        else:
+            return False
+        self.confirmed = False
+        return True
+
+    def staged(self) -> list[game_pb2.Action]:
+        """The choices made but not sent, as the server's actions (the pile cards, then
+        the passes in the order asked): a hint ranks the step after them."""
+        out = [game_pb2.Action(pile=game_pb2.PileCardAction(card=c))
+               for c in self.pile if c.code not in self.pile_sent]
+        for target, card in zip(self.targets, self.passes, strict=False):
+            if target not in self.passes_sent:
+                out.append(game_pb2.Action(
+                    pass_card=game_pb2.PassCardAction(to=target[0], card=card)))
+        return out
 
     def step(self) -> Step:
         """What this plan asks for next."""

@@ -28,8 +28,8 @@ DE: dict[str, str] = {
     "your_turn_play": "Du bist dran: spiel eine Karte (←/→, Zahl, Enter oder Klick).",
     "your_turn_pile": "Wähle die Karte für den Flaschenstapel (Enter).",
     "your_turn_pass": "Wähle die Karte für {name} (Enter).",
-    "confirm_pass": "Stapel {pile}; {passes}. Enter: bestätigen · Esc: neu wählen.",
-    "confirm_pass_only": "{passes}. Enter: bestätigen · Esc: neu wählen.",
+    "confirm_pass": "Stapel {pile}; {passes}. Enter: bestätigen · Esc: einen Schritt zurück.",
+    "confirm_pass_only": "{passes}. Enter: bestätigen · Esc: einen Schritt zurück.",
     "to_name": "{card} an {name}",
     "choose_open": "Welche Hand liegt offen? 1 oder 2 (↑/↓, Enter).",
     "sent": "Gesendet. Warte auf die anderen…",
@@ -42,7 +42,9 @@ DE: dict[str, str] = {
     "hint_title": "Tipp (beste zuerst)",
     "hint_wait": "Denke nach…",
     "hint_none": "Kein Tipp: du bist nicht dran.",
-    "hint_later": "Bestätigen (Enter) oder neu wählen (Esc); Tipps gibt es beim Wählen.",
+    "hint_stale": "Der Tipp galt einem früheren Schritt: h gibt einen neuen.",
+    "undo_sent": "Nichts zurückzunehmen: deine Wahl ist schon gesendet.",
+    "hint_later": "Bestätigen (Enter) oder einen Schritt zurück (Esc); Tipps gibt es beim Wählen.",
     "hint_points": "{value} Punkte",
     "hint_col_points": "Punkte",
     "hint_col_gap": "gegenüber der besten",
@@ -283,4 +285,81 @@ DE: dict[str, str] = {
     "your_turn_pass_hand": "Wähle die Karte für Hand {n} von {name} ({which}) (Enter).",
     "to_name_hand": "{card} an {name} (Hand {n})",
     "log_passed_hand": "{a} gab {card} an {b} (Hand {n})",
+    # issue 16: F
+    "f_points_1": "1 Punkt",
+    "f_points_n": "{n} Punkte",
+    "f_coins_1": "1 Münze",
+    "f_coins_n": "{n} Münzen",
+    "f_log_cards": "  {cards}",
+    "f_tricks_title": "Die Stiche der Runde {n}, jede Karte in Spielfolge (klein: ihre Punkte)",
+    "f_no_tricks": "Noch kein Stich.",
+    "f_close": "Esc, l oder Enter: schließen",
+    "f_hand_title": "Deine Karten (kleine Zahl: der Wert der Karte)",
+    "f_follow_suit": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
+    "f_follow_suit_hand": (
+        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
+        "liegt, hat {cards} (jede Hand bedient für sich)."
+    ),
+    "f_follow_colour": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
+    "f_follow_colour_hand": (
+        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
+        "liegt, hat {cards} (jede Hand bedient für sich)."
+    ),
+    "f_keys_table": (
+        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · l Stiche · ? Regeln · Esc zurück"
+        " · q Ende"
+    ),
+    "f_keys_table_online": (
+        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · t Tutor {state} · l Stiche"
+        " · ? Regeln · Esc zurück · q Ende"
+    ),
+    "f_rules_top": "Kurz gefasst · darunter: Ausführliche Regeln",
+    "f_rules_close": "↑↓ Bild↑ Bild↓: blättern · Esc, ? oder q: schließen",
+    "f_standings": "Endstand",
+    "f_over_keys": "n: noch einmal · l: zurück zur Lobby · Enter: den Tisch ansehen · q: beenden",
+    "f_over_keys_offline": "Enter: den Tisch ansehen · q: beenden",
+    "f_over_cue": "Enter: der Endstand · q: beenden",
+    "f_quit_title": "Dieses Spiel beenden?",
+    "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
+    # issue 16: L
+    "f_fill": "Andere Plätze füllen",
+    "l_open": "frei: ein Mensch setzt sich",
+    "l_bot": "Bot „{bot}“",
+    "f_seat": "Platz {n}",
+    "l_you": "{name} (du)",
+    "f_stand_in": "Abwesende Spieler",
+    "f_stand_in_bot": "Vertretungs-Bot",
+    "l_stand_never": "auf sie warten (keine Vertretung)",
+    "l_stand_after": "ein Bot vertritt nach {s} s",
+    "r_stand_in": "weg, ein Bot spielt vorerst",
+    "r_away": "weg",
+    "r_col_seat": "Platz",
+    "r_col_who": "Wer dort sitzt",
+    "r_title": "{name} · die Plätze vor dem Spiel",
+    "r_level": "Stärke eines neuen Bots (b, f): {bot} · l: ändern",
+    "r_stand_ins": "Abwesende Spieler: {what}",
+    "r_seat": "Platz {n}",
+    "r_keys": (
+        "↑/↓ Platz · b Bot hierher · x Bot entfernen · f Bots auf alle freien Plätze · "
+        "Enter/s Start · q zurück zur Lobby"
+    ),
+    "r_keys_watch": "q zurück zur Lobby · ? Regeln",
+    "r_keys_host": "a abwesende Spieler: wie bald ein Bot vertritt (du bist Gastgeber)",
+    "r_waiting": (
+        "Warte auf Mitspieler. Frei: {seats}. Freunde setzen sich über die Lobby, "
+        "oder b setzt einen Bot hin."
+    ),
+    "r_full": "Alle Plätze sind besetzt: Enter oder s startet das Spiel.",
+    "r_not_open": "Dort sitzt ein Mensch: wähle einen freien Platz oder einen Bot (↑/↓).",
+    "r_not_bot": "Dort sitzt kein Bot (↑/↓ wählt den Platz).",
+    "r_host_only": "Das darf nur der Gastgeber des Tisches.",
+    "o_all_here": "Alle sind am Tisch.",
+    "o_away": "Weg: {names}.",
+    "o_keys": "Esc schließen",
+    "o_keys_host": (
+        "↑/↓ Platz · r Platz eines Abwesenden für immer an einen Bot · l Stärke · "
+        "a abwesende Spieler · Esc schließen"
+    ),
+    "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
+    "seat_stand_in": "(ein Bot vertritt)",
 }

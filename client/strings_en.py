@@ -28,8 +28,8 @@ EN: dict[str, str] = {
     "your_turn_play": "Your turn: play a card (←/→, number, Enter or click).",
     "your_turn_pile": "Choose the card for the bottle's pile (Enter).",
     "your_turn_pass": "Choose the card to pass to {name} (Enter).",
-    "confirm_pass": "Pile {pile}; pass {passes}. Enter: confirm · Esc: choose again.",
-    "confirm_pass_only": "Pass {passes}. Enter: confirm · Esc: choose again.",
+    "confirm_pass": "Pile {pile}; pass {passes}. Enter: confirm · Esc: back one step.",
+    "confirm_pass_only": "Pass {passes}. Enter: confirm · Esc: back one step.",
     "to_name": "{card} to {name}",
     "choose_open": "Which hand lies open? 1 or 2 (↑/↓, Enter).",
     "sent": "Sent. Waiting for the others…",
@@ -42,7 +42,9 @@ EN: dict[str, str] = {
     "hint_title": "Hint (best first)",
     "hint_wait": "Thinking…",
     "hint_none": "No hint now: it is not your turn.",
-    "hint_later": "Confirm (Enter) or choose again (Esc); hints are for the choices.",
+    "hint_stale": "That hint was for an earlier step: press h for a new one.",
+    "undo_sent": "Nothing to take back: your choices were sent.",
+    "hint_later": "Confirm (Enter) or go back a step (Esc); hints are for the choices.",
     "hint_points": "{value} points",
     "hint_col_points": "points",
     "hint_col_gap": "against the best",
@@ -276,4 +278,80 @@ EN: dict[str, str] = {
     "your_turn_pass_hand": "Choose the card for {name}'s hand {n} ({which}) (Enter).",
     "to_name_hand": "{card} to {name} (hand {n})",
     "log_passed_hand": "{a} passed {card} to {b} (hand {n})",
+    # issue 16: F
+    "f_points_1": "1 point",
+    "f_points_n": "{n} points",
+    "f_coins_1": "1 coin",
+    "f_coins_n": "{n} coins",
+    "f_log_cards": "  {cards}",
+    "f_tricks_title": "The tricks of hand {n}, each card in play order (small: its points)",
+    "f_no_tricks": "No trick taken yet.",
+    "f_close": "Esc, l or Enter: close",
+    "f_hand_title": "Your cards (small number: the card's points)",
+    "f_follow_suit": "You must follow suit: {suit} were led and you hold {cards}.",
+    "f_follow_suit_hand": (
+        "You must follow suit: {suit} were led and your hand {n}, which {card} is in, "
+        "holds {cards} (each hand follows on its own)."
+    ),
+    "f_follow_colour": "You must follow the colour: {suit} was led and you hold {cards}.",
+    "f_follow_colour_hand": (
+        "You must follow the colour: {suit} was led and your hand {n}, which {card} is in, "
+        "holds {cards} (each hand follows on its own)."
+    ),
+    "f_keys_table": (
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · l tricks · ? rules · Esc undo · q quit"
+    ),
+    "f_keys_table_online": (
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · t tutor {state} · l tricks · ? rules"
+        " · Esc undo · q quit"
+    ),
+    "f_rules_top": "In short · below: Full rules",
+    "f_rules_close": "↑↓ PgUp PgDn: scroll · Esc, ? or q: close",
+    "f_standings": "Final standings",
+    "f_over_keys": "n: play again · l: back to the lobby · Enter: look at the table · q: quit",
+    "f_over_keys_offline": "Enter: look at the table · q: quit",
+    "f_over_cue": "Enter: the final standings · q: quit",
+    "f_quit_title": "Quit this game?",
+    "f_quit_keys": "y: quit · n or Esc: keep playing",
+    # issue 16: L
+    "f_fill": "Fill the other seats",
+    "l_open": "open: a person joins",
+    "l_bot": "{bot} bot",
+    "f_seat": "Seat {n}",
+    "l_you": "{name} (you)",
+    "f_stand_in": "Absent players",
+    "f_stand_in_bot": "Stand-in bot",
+    "l_stand_never": "wait for them (no stand-in)",
+    "l_stand_after": "a bot stands in after {s} s",
+    "r_stand_in": "away, a bot plays for now",
+    "r_away": "away",
+    "r_col_seat": "Seat",
+    "r_col_who": "Who sits there",
+    "r_title": "{name} · the seats before the game",
+    "r_level": "Level of a new bot (b, f): {bot} · l: change",
+    "r_stand_ins": "Absent players: {what}",
+    "r_seat": "seat {n}",
+    "r_keys": (
+        "↑/↓ seat · b bot here · x remove the bot · f bots in every open seat · "
+        "Enter/s start · q back to the lobby"
+    ),
+    "r_keys_watch": "q back to the lobby · ? rules",
+    "r_keys_host": "a absent players: how soon a bot stands in (you are the host)",
+    "r_waiting": (
+        "Waiting for players. Open: {seats}. A friend joins from the lobby, "
+        "or b puts a bot there."
+    ),
+    "r_full": "Every seat is taken: Enter or s starts the game.",
+    "r_not_open": "A person sits there: choose an open seat or a bot's (↑/↓).",
+    "r_not_bot": "No bot sits there (↑/↓ chooses the seat).",
+    "r_host_only": "Only the table's host may change that.",
+    "o_all_here": "Everyone is at the table.",
+    "o_away": "Away: {names}.",
+    "o_keys": "Esc close",
+    "o_keys_host": (
+        "↑/↓ seat · r give an absent player's seat to a bot for good · l level · "
+        "a absent players · Esc close"
+    ),
+    "o_not_away": "Choose a player who is away (↑/↓): only their seat can go to a bot.",
+    "seat_stand_in": "(a bot stands in)",
 }

@@ -21,9 +21,10 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 
+from .hints import best_now
 from .model import TableModel
 from .net import Seat, Session, error_text
-from .plan import Plan, Step, active_hand, due, marks, selectable, stage_plan, step
+from .plan import ASKED, Plan, Step, active_hand, due, marks, selectable, stage_plan, step
 from .popups import (
     GameOverScreen,
     HandEndScreen,
@@ -103,7 +104,6 @@ class TableScreen(Screen):
         self.hint_budget_ms = hint_budget_ms
         self.tutor_threshold = tutor_threshold
         self._tutoring = False  # a card waits for the tutor's hint (or the "are you sure")
-        self._ahead: Plan | None = None  # a hint that waits until its pass is asked
         self.starting = False
         self._popups = PopupQueue()
         self._busy = False
@@ -149,10 +149,9 @@ class TableScreen(Screen):
     def watch_model(self) -> None:
         self._plan()
         self.cursor = self.cursor  # kept within the hand (validate_cursor)
-        self._check_ahead()
 
     def watch_plan(self) -> None:
-        self._check_ahead()
+        self.hint = None  # a hint ranks one step of the setup: a new step needs a new one
 
     def validate_cursor(self, cursor: int | None) -> int | None:
         count = len(self._flat())
@@ -170,7 +169,7 @@ class TableScreen(Screen):
         m = self.model
         rows, active = self._hand_rows()
         hint_code = None
-        if self.hint is not None and self.hint.actions and m.my_turn():
+        if self.hint is not None and self.hint.actions and self._step() in ASKED:
             hint_code = action_code(self.hint.actions[0].action)
         return HandState(tuple(rows), frozenset(selectable(m, self.plan)), self.cursor,
                          hint_code, self._marks(), active)
@@ -221,7 +220,7 @@ class TableScreen(Screen):
                 await asyncio.sleep(pace)
         if batch.HasField("turn"):
             model.apply_turn(batch.turn)
-            if not model.my_turn():
+            if self._step() not in ASKED:
                 self.hint = None
         await self._after_turn()
         self._changed()
@@ -380,11 +379,14 @@ class TableScreen(Screen):
             self.run_worker(self._choose_open(hand), group="act")
 
     def action_back(self) -> None:
-        """Esc: undo the staged choices that were not sent yet."""
+        """Esc: take back the last staged choice not sent yet (one step, not all)."""
         self._clear()
-        if self.plan is not None:
-            self.plan.forget()
+        if self.plan is None:
+            return
+        if self.plan.undo():
             self._replanned()
+        else:
+            self.message = self.tr("undo_sent")
 
     # ----------------------------------------------------------------- tutor
 
@@ -491,68 +493,52 @@ class TableScreen(Screen):
     # ------------------------------------------------------------------ hint
 
     def action_hint(self) -> None:
+        """h: the server's ranking of what the seat chooses now (in the setup: the step
+        after the staged choices, which stay unsent so that Esc can take them back)."""
         now = self._step()
-        if self.session is None or not self.model.my_turn():
-            self.message = self.tr("hint_none") if self.model.me is not None else ""
+        if self.session is None or now not in ASKED:
+            if self.model.me is not None:
+                self.message = self.tr("hint_later" if now == Step.CONFIRM else "hint_none")
             return
-        if now == Step.CONFIRM:
-            self.message = self.tr("hint_later")
-            return
-        if now == Step.PASS and self.plan.next_target() not in self.model.stage_targets():
-            # A pass can be ranked only when the server asks for it: a hint before that
-            # sends the choices that come first (the pile cards; in Devil's Eye the pass
-            # for the first hand), which the rules have chosen first anyway, and waits.
-            self.message = ""
-            self._ahead = self.plan
-            self._hint_ahead()
-            return
+        staged = self.plan.staged() if now in (Step.PILE, Step.PASS) else []
         screen = HintScreen(self.model)
         self.app.push_screen(screen, self._hint_closed)
-        self._fetch_hint(screen)
-
-    def _check_ahead(self) -> None:
-        """The model or the plan changed: a waiting hint may go on."""
-        if self._ahead is not None and not self._busy:
-            self._hint_ahead()
-
-    @work(group="act")
-    async def _hint_ahead(self) -> None:
-        """Send what comes before the pass a hint waits for, when the server asks for it;
-        the hint opens once the pass is asked (run again at every change)."""
-        plan = self._ahead
-        if plan is None:
-            return
-        if self.plan is not plan or self._step() != Step.PASS:
-            self._ahead = None
-        elif plan.next_target() in self.model.stage_targets():
-            self._ahead = None
-            self.action_hint()
-        elif self.model.my_turn() and not self._busy:
-            await self._send_asked(plan)
-            if self.message:  # refused: the prompt says why
-                self._ahead = None
+        self._fetch_hint(screen, staged)
 
     @work(group="hint")
-    async def _fetch_hint(self, screen: HintScreen) -> None:
+    async def _fetch_hint(self, screen: HintScreen, staged: list[game_pb2.Action]) -> None:
         try:
-            hint = await self.session.hint(self.seat, self.hint_budget_ms)
+            hint = await self.session.hint(self.seat, self.hint_budget_ms, staged)
         except grpc.aio.AioRpcError as exc:
             screen.show_error(error_text(exc))
             return
         self.hint = hint
         if hint.actions:
-            best = hint.actions[0].action
-            code = action_code(best)
-            for i, (_h, c) in enumerate(self._flat()):
-                if c.code == code:
-                    self.cursor = i
-            if best.WhichOneof("kind") == "choose_open":
-                self.cursor = 0 if best.choose_open.hand == 0 else self._first_row()
+            self._point_at(hint.actions[0].action)
         screen.show(hint)
+
+    def _point_at(self, action: game_pb2.Action) -> None:
+        """The cursor on the action's card (the first card of the hand it opens)."""
+        if action.WhichOneof("kind") == "choose_open":
+            self.cursor = 0 if action.choose_open.hand == 0 else self._first_row()
+            return
+        code = action_code(action)
+        self.cursor = next((i for i, (_h, c) in enumerate(self._flat()) if c.code == code),
+                           self.cursor)
 
     def _hint_closed(self, result: str | None) -> None:
         if result == "play":
-            self.action_choose()
+            self._take_best()
+
+    def _take_best(self) -> None:
+        """Enter in the hint: play (or stage) the best choice; if that can no longer be
+        done (the turn or the step moved on), say so rather than do nothing."""
+        best = best_now(self.hint, self._step(), self._selectable_codes())
+        if best is None or self._busy or self._tutoring:
+            self.message = self.tr("hint_stale")
+            return
+        self._point_at(best)
+        self.action_choose()
 
     # -------------------------------------------------------------- the rest
 

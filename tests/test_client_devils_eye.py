@@ -159,10 +159,11 @@ def test_devils_eye_a_whole_hand_by_keys():
     run(main(), timeout=60)
 
 
-def test_esc_after_the_first_pass_keeps_what_was_sent():
-    """Asking for a hint on the pass for the opponent's second hand first sends the
-    choices before it (both pile cards and the pass for the first hand); Esc then takes
-    back only what is unsent, and the setup still completes without a refusal."""
+def test_a_hint_at_the_second_pass_sends_nothing_and_esc_takes_back_one_step():
+    """Asking for a hint on the pass for the opponent's second hand ranks only passes
+    to that hand, without the staged cards, and sends nothing (the staged choices go
+    with the hint); Esc then takes back the last choice only, and the setup still
+    completes without a refusal."""
 
     async def main():
         async with local_server() as target:
@@ -176,20 +177,27 @@ def test_esc_after_the_first_pass_keeps_what_was_sent():
                     await _choose(pilot, screen)
                 await pilot.pause()
                 opponent = 1 - m.me
-                assert screen.plan.next_target() == (opponent, 1)
-                await pilot.press("h")
-                await until(pilot, lambda: m.phase == PASS and m.pass_to_hand == 1
-                            and screen.hint is not None, timeout=30)
                 plan = screen.plan
-                assert plan.passes_sent == {(opponent, 0)} and len(plan.pile_sent) == 2
-                best = screen.hint.actions[0].action
-                assert best.WhichOneof("kind") == "pass_card" and best.pass_card.to == opponent
+                assert plan.next_target() == (opponent, 1)
+                staged = plan.codes()
+                await pilot.press("h")
+                await until(pilot, lambda: screen.hint is not None, timeout=30)
+                assert not plan.pile_sent and not plan.passes_sent  # nothing was sent
+                assert m.phase != PASS
+                kinds = {a.action.WhichOneof("kind") for a in screen.hint.actions}
+                assert kinds == {"pass_card"}
+                assert not staged & {a.action.pass_card.card.code for a in screen.hint.actions}
+                assert all(a.why.hand == 1 for a in screen.hint.actions if a.why.kind)
                 await pilot.press("escape")  # close the hint
-                await pilot.press("escape")  # take back the unsent choices: none but sent
+                await pilot.press("escape")  # take back the last choice: the first pass
                 await pilot.pause()
-                assert screen.plan is plan and len(plan.pile) == 2 and len(plan.passes) == 1
-                assert screen._step() == "pass"
-                await _choose(pilot, screen)
+                assert screen.plan is plan and len(plan.pile) == 2 and len(plan.passes) == 0
+                assert screen._step() == "pass" and plan.next_target() == (opponent, 0)
+                await pilot.press("escape")  # and the second pile card
+                await pilot.pause()
+                assert len(plan.pile) == 1 and screen._step() == "pile"
+                for _ in range(3):
+                    await _choose(pilot, screen)
                 await pilot.press("enter")
                 await until(pilot, lambda: m.phase == PLAY)
                 await pilot.pause()

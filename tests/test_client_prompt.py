@@ -58,7 +58,7 @@ def test_the_setup_in_words():
     assert prompt(table, plan)[0] == "Choose the card to pass to Bob (Enter)."
     plan.passes += [card("6Y"), card("7Y")]
     assert prompt(table, plan)[0] == (
-        "Pile 5Y; pass 6Y to Bob, 7Y to Cleo. Enter: confirm · Esc: choose again.")
+        "Pile 5Y; pass 6Y to Bob, 7Y to Cleo. Enter: confirm · Esc: back one step.")
     plan.confirmed = True
     table.kind = None
     assert prompt(table, plan)[0] == "Sent. Waiting for the others…"
