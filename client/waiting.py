@@ -1,0 +1,233 @@
+"""The waiting room: who sits where before the game, and the keys that change it.
+
+It lies over the table screen while the table waits, reads the table as that
+screen's stream tells it (TableInfo), and goes when the game starts.  Anyone
+seated may put a bot in one chosen seat (of a chosen level), take it out, fill
+every open seat, and start — the server lets every seat token of the table do
+that; the stand-ins are the host's (the host token).  The game starts only when
+someone says so (Enter or s), never by itself.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import grpc
+from cursedbottle.v1 import table_pb2
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from .literal import plain, plain_cells
+from .net import error_text
+from .new_table import BOTS, STAND_IN_DELAYS, delay_text
+from .table import TableScreen
+
+EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
+                     table_pb2.SEAT_KIND_BOT)
+
+
+def people_seats(info: table_pb2.TableInfo | None) -> list[table_pb2.SeatInfo]:
+    """The seats people or bots take (Lopaka's is his own)."""
+    if info is None:
+        return []
+    return [s for s in info.seats if s.kind != table_pb2.SEAT_KIND_LOPAKA]
+
+
+def who_text(tr, seat: table_pb2.SeatInfo, me: int | None) -> str:
+    """A seat in the room's list: the person (you, away, a stand-in for them), a bot, or
+    open."""
+    if seat.kind == EMPTY:
+        return tr("seat_empty")
+    if seat.kind == BOT:
+        return seat.name
+    text = seat.name + (f" ({tr('you')})" if seat.seat == me else "")
+    if seat.stand_in:
+        return text + " · " + tr("r_stand_in")
+    if not seat.connected:
+        return text + " · " + tr("r_away")
+    return text
+
+
+class WaitingScreen(Screen):
+    """The table before its game: seats, bots, stand-ins, start."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("b", "bot", "Bot here"),
+        Binding("l", "level", "Level"),
+        Binding("x,delete", "remove", "Remove the bot"),
+        Binding("f", "fill", "Fill"),
+        Binding("s", "start", "Start"),
+        Binding("a", "stand_ins", "Stand-ins"),
+        Binding("escape,q", "leave", "Leave"),
+        Binding("question_mark", "app.rules", "Rules"),
+    ]
+    CSS_PATH = "app.tcss"
+
+    def __init__(self, table: TableScreen) -> None:
+        super().__init__()
+        self.table = table
+        self.tr = table.tr
+        self.level = "heuristic"
+        self.message: Text | str = ""
+        self._busy = False
+
+    @property
+    def info(self) -> table_pb2.TableInfo | None:
+        return self.table.model.info
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="roomtitle", markup=False)
+        yield DataTable(id="roomseats", cursor_type="row")
+        yield Static(id="roomsettings", markup=False)
+        yield Static(id="roommsg", markup=False)
+        yield Static(id="roomkeys", markup=False)
+
+    def on_mount(self) -> None:
+        tr = self.tr
+        self.query_one(DataTable).add_columns(tr("r_col_seat"), tr("r_col_who"))
+        self.watch(self.table, "model", self._table_changed)
+
+    def _table_changed(self, _model=None) -> None:
+        info = self.info
+        if info is not None and info.state != table_pb2.TABLE_STATE_WAITING:
+            if self.app.screen is self:
+                self.dismiss()
+            return
+        self._draw()
+
+    # ---------------------------------------------------------------- drawing
+
+    def _draw(self) -> None:
+        tr, info = self.tr, self.info
+        me = self.table.seat.seat if self.table.seat is not None else None
+        title = tr("r_title", name=info.name) if info is not None else tr("title")
+        self.query_one("#roomtitle", Static).update(plain(title))
+        grid = self.query_one(DataTable)
+        row = grid.cursor_row
+        grid.clear()
+        seats = people_seats(info)
+        for seat in seats:
+            grid.add_row(*plain_cells(tr("f_seat", n=seat.seat + 1), who_text(tr, seat, me)))
+        if seats:
+            grid.move_cursor(row=min(row or 0, len(seats) - 1))
+        settings = [tr("r_level", bot=self.level)]
+        if info is not None:
+            stand_in = delay_text(tr, info.stand_in_after_seconds)
+            if info.stand_in_after_seconds > 0 and info.stand_in_bot:
+                stand_in += f" ({info.stand_in_bot})"
+            settings.append(tr("r_stand_ins", what=stand_in))
+        self.query_one("#roomsettings", Static).update(plain("\n".join(settings)))
+        self.query_one("#roommsg", Static).update(self.message or plain(self._cue(seats)))
+        keys = tr("r_keys") if self._token() else tr("r_keys_watch")
+        if self._host():
+            keys += "\n" + tr("r_keys_host")
+        self.query_one("#roomkeys", Static).update(plain(keys))
+
+    def _cue(self, seats: list[table_pb2.SeatInfo]) -> str:
+        open_seats = [self.tr("r_seat", n=s.seat + 1) for s in seats if s.kind == EMPTY]
+        if not seats:
+            return self.tr("connecting", target=self.table.session.target)
+        if open_seats:
+            return self.tr("r_waiting", seats=", ".join(open_seats))
+        return self.tr("r_full")
+
+    def _say(self, message: Text | str) -> None:
+        self.message = message
+        self._draw()
+
+    # ------------------------------------------------------------------ acting
+
+    def _token(self) -> str:
+        seat = self.table.seat
+        return "" if seat is None else seat.host_token or seat.token
+
+    def _host(self) -> bool:
+        return self.table.seat is not None and bool(self.table.seat.host_token)
+
+    def _chosen(self) -> table_pb2.SeatInfo | None:
+        seats = people_seats(self.info)
+        row = self.query_one(DataTable).cursor_row
+        return seats[row] if seats and row is not None and 0 <= row < len(seats) else None
+
+    def _call(self, make) -> None:
+        """One call to the server at a time; a refusal is said in red."""
+        if self._busy or not self._token():
+            return
+        self._busy = True
+        self.message = ""
+        self._run(make)
+
+    @work(group="room")
+    async def _run(self, make) -> None:
+        try:
+            await make()
+        except grpc.aio.AioRpcError as exc:
+            self._say(Text(self.tr("refused", msg=error_text(exc)), style="red"))
+        finally:
+            self._busy = False
+
+    def action_level(self) -> None:
+        self.level = BOTS[(BOTS.index(self.level) + 1) % len(BOTS)]
+        self._say("")
+
+    def action_bot(self) -> None:
+        seat = self._chosen()
+        if seat is None or seat.kind == HUMAN:
+            self._say(self.tr("r_not_open"))
+            return
+        session, table_id, token = self.table.session, self.table.seat.table_id, self._token()
+
+        async def put() -> None:
+            if seat.kind == BOT:  # another level: out, then in
+                await session.remove_bot(table_id, token, seat.seat)
+            await session.add_bot(table_id, token, seat.seat, self.level)
+
+        self._call(put)
+
+    def action_remove(self) -> None:
+        seat = self._chosen()
+        if seat is None or seat.kind != BOT:
+            self._say(self.tr("r_not_bot"))
+            return
+        session, table_id, token = self.table.session, self.table.seat.table_id, self._token()
+        self._call(lambda: session.remove_bot(table_id, token, seat.seat))
+
+    def action_fill(self) -> None:
+        session, table_id, token = self.table.session, self.table.seat.table_id, self._token()
+        empty = [s.seat for s in people_seats(self.info) if s.kind == EMPTY]
+
+        async def fill() -> None:
+            for number in empty:
+                await session.add_bot(table_id, token, number, self.level)
+
+        self._call(fill)
+
+    @on(DataTable.RowSelected)
+    def _enter(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        open_seats = [s for s in people_seats(self.info) if s.kind == EMPTY]
+        if open_seats or self.info is None:
+            self._say(Text(self._cue(people_seats(self.info)), style="yellow"))
+            return
+        self._call(lambda: self.table.session.start(self.table.seat))
+
+    def action_stand_ins(self) -> None:
+        """The host steps through the delays (the last: never)."""
+        if not self._host() or self.info is None:
+            self._say(self.tr("r_host_only"))
+            return
+        now = self.info.stand_in_after_seconds
+        later = [d for d in STAND_IN_DELAYS if d > now]
+        after = later[0] if later and now > 0 else (0 if now > 0 else STAND_IN_DELAYS[0])
+        seat = self.table.seat
+        self._call(lambda: self.table.session.set_stand_ins(seat.table_id, seat.host_token,
+                                                            after))
+
+    def action_leave(self) -> None:
+        self.app.leave_table()
