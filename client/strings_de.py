@@ -361,5 +361,5 @@ DE: dict[str, str] = {
         "a abwesende Spieler · Esc schließen"
     ),
     "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
-    "seat_stand_in": "(ein Bot vertritt)",
+    "seat_stand_in": "(Bot spielt)",
 }

@@ -353,5 +353,5 @@ EN: dict[str, str] = {
         "a absent players · Esc close"
     ),
     "o_not_away": "Choose a player who is away (↑/↓): only their seat can go to a bot.",
-    "seat_stand_in": "(a bot stands in)",
+    "seat_stand_in": "(bot plays)",
 }

@@ -61,14 +61,14 @@ def test_two_friends_and_a_bot_with_a_stand_in(tmux):
         _play_until(tmux, ["ann", "bob"], lambda: "Hand 2" in _status(tmux, "bob"))
         tmux("kill-window", "-t", "cb:bob")
         # A bot stands in for Bob: Ann's seats say so, and the hand goes on without him.
-        _play_until(tmux, ["ann"], lambda: "(a bot stands in)" in tmux.screen("ann"))
+        _play_until(tmux, ["ann"], lambda: "(bot plays)" in tmux.screen("ann"))
 
         tmux.start("bob2", f"{join} Bob")
         wait_for(tmux, "bob2", "★ Ann's table")  # the cursor is on it: Enter sits him down
         tmux.keys("bob2", "Enter")
         wait_for(tmux, "bob2", "Resumed your seat")
         _play_until(tmux, ["ann", "bob2"],
-                    lambda: "(a bot stands in)" not in tmux.screen("ann"))
+                    lambda: "(bot plays)" not in tmux.screen("ann"))
         assert "Hand 2" in _status(tmux, "bob2")
     finally:
         server.terminate()
