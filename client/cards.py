@@ -23,6 +23,26 @@ SUIT_STYLES = {
 TEAM_STYLES = {"A": "bold green", "B": "bold cyan", "C": "bold magenta"}
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def points_mark(card: game_pb2.Card | None) -> str:
+    """A card's points (the Bottle Imp's coins) as the server gives them, raised: "²"."""
+    if card is None or not card.code:
+        return ""
+    return str(card.points).translate(_SUPERSCRIPT)
+
+
+def face(tr: Tr, card: game_pb2.Card | None) -> str:
+    """A card's face with its points: "10♥³", "17B²"."""
+    return tr.card(card) + points_mark(card)
+
+
+def value_words(tr: Tr, n: int) -> str:
+    """"5 points", "1 point", in the Bottle Imp "5 coins"."""
+    return tr.count("f_coins" if tr.bottle_imp else "f_points", n)
+
+
 def card_style(card: game_pb2.Card) -> str:
     return SUIT_STYLES.get(card.suit, "")
 
@@ -36,11 +56,18 @@ def card_text(tr: Tr, card: game_pb2.Card | None, style: str = "") -> Text:
     return Text(tr.card(card), style=(card_style(card) + " " + style).strip() or "bold")
 
 
-def cards_text(tr: Tr, cards: list[game_pb2.Card]) -> Text:
-    """Cards side by side, each followed by a space."""
+def valued_text(tr: Tr, card: game_pb2.Card, style: str = "") -> Text:
+    """A card in its suit's colour with its points raised after it ("5♥²")."""
+    out = card_text(tr, card, style)
+    out.append(points_mark(card), style="dim")
+    return out
+
+
+def cards_text(tr: Tr, cards: list[game_pb2.Card], valued: bool = False) -> Text:
+    """Cards side by side, each followed by a space (with their points, `valued`)."""
     out = Text()
     for c in cards:
-        out.append_text(card_text(tr, c))
+        out.append_text(valued_text(tr, c) if valued else card_text(tr, c))
         out.append(" ")
     return out
 
@@ -52,7 +79,7 @@ def team_text(label: str) -> Text:
 def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
     """Cards side by side as boxes under their players' names (large terminals):
     `entries` are (name, card, emphasised)."""
-    face_w = max([4] + [len(tr.card(card)) for _n, card, _s in entries])
+    face_w = max([4] + [len(face(tr, card)) for _n, card, _s in entries])
     width = min(18, max([face_w + 4] + [len(name) + 2 for name, _c, _s in entries]))
     lines = [Text() for _ in range(4)]
     for name, card, strong in entries:
@@ -60,7 +87,7 @@ def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
         lines[0].append(f"{name[: width - 1]:<{width}}", style="bold" if strong else "")
         lines[1].append(("┌" + "─" * face_w + "┐").ljust(width), style=edge)
         lines[2].append("│", style=edge)
-        lines[2].append(tr.card(card).center(face_w), style=card_style(card) or "bold")
+        lines[2].append(face(tr, card).center(face_w), style=card_style(card) or "bold")
         lines[2].append("│".ljust(width - face_w - 1), style=edge)
         lines[3].append(("└" + "─" * face_w + "┘").ljust(width), style=edge)
     return Text("\n").join(lines)

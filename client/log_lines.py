@@ -12,29 +12,52 @@ from cursedbottle.v1 import game_pb2, table_pb2
 
 from .i18n import Tr
 
+#: How the server labels a bot's seat ("rule bot", "strong:0.3 bot"): no person's
+#: name ends so (the server refuses it), so the client may name the bot in its words.
+BOT_SUFFIX = " bot"
+
+
+def shown_name(tr: Tr, name: str) -> str:
+    """A name as the reader sees it: a person's as given, a bot's in the reader's
+    language ("rule bot", German "Regel-Bot"; the effort after the colon left out)."""
+    if not name.endswith(BOT_SUFFIX):
+        return name
+    kind = name[: -len(BOT_SUFFIX)].partition(":")[0]
+    return tr("bot_" + kind) if tr.has("bot_" + kind) else tr("bot_other", kind=kind)
+
 
 def seat_name(tr: Tr, info: table_pb2.TableInfo | None, seat: int | None,
               lopaka: int | None) -> str:
-    """A seat's name: its player's, "Lopaka", or "#3" for a seat nobody named."""
+    """A seat's name: its player's, "Lopaka", or "#3" for a seat nobody named (seats
+    counted from 1, as people count them)."""
     if seat is None:
         return tr("nobody")
     if seat == lopaka:
         return tr("lopaka")
     if info is not None:
-        names = [s.name for s in info.seats]
-        for s in info.seats:
-            if s.seat == seat and s.name:
+        names = [shown_name(tr, s.name) for s in info.seats]
+        for s, name in zip(info.seats, names, strict=True):
+            if s.seat == seat and name:
                 # two "rule bot"s at one table: tell them apart by their seat
-                return s.name if names.count(s.name) == 1 else f"{s.name} {seat}"
-    return f"#{seat}"
+                return name if names.count(name) == 1 else f"{name} {seat + 1}"
+    return f"#{seat + 1}"
+
+
+def says_you(tr: Tr, name: str) -> bool:
+    """The name is the pronoun itself ("You", "Du": `play`'s default name): a line
+    about that player takes the forms addressed to "you"."""
+    return name.casefold() == tr("you_name").casefold()
 
 
 def addressed(tr: Tr, me: int | None, key: str, who: int | None = None,
-              **params: object) -> str:
-    """The text of `key`; when `who` is this seat, the one addressed to "you" if the
-    language has it (English "You win", not "You wins")."""
+              to: int | None = None, **params: object) -> str:
+    """The text of `key`; when `who` (the subject) is this seat, the one addressed to
+    "you" if the language has it (English "You win", not "You wins"); when `to` (the
+    object) is, the one said to "you" (`_to_you`: "Bob passed 5♥ to you")."""
     if who is not None and who == me and tr.has(key + "_you"):
         key += "_you"
+    elif to is not None and to == me and tr.has(key + "_to_you"):
+        key += "_to_you"
     return tr(key, **params)
 
 
@@ -94,9 +117,11 @@ class Narrator:
             return self._passed(m)
         elif kind == "trick_won":
             if m.bought:
-                return [say("log_buys", who=m.winner, name=self.name(m.winner), n=m.number,
-                            price=tr.card(m.price))]
-            return [say("log_trick", who=m.winner, name=self.name(m.winner), n=m.number)]
+                won = say("log_buys", who=m.winner, name=self.name(m.winner), n=m.number,
+                          price=tr.card(m.price))
+            else:
+                won = say("log_trick", who=m.winner, name=self.name(m.winner), n=m.number)
+            return [won, self.trick_cards(m)]
         elif kind == "hand_ended":
             scores = ", ".join(
                 f"{self.name(s)} {m.scores[s]:+d}"
@@ -107,6 +132,11 @@ class Narrator:
             return [self._winner_line("log_game_end", m.winner)]
         return []
 
+    def trick_cards(self, m: game_pb2.TrickWon) -> str:
+        """The trick's cards in play order beside their players: "  Ann 5♥, Bob Q♠"."""
+        cards = ", ".join(f"{self.name(p.seat)} {self.tr.card(p.card)}" for p in m.cards)
+        return self.tr("f_log_cards", cards=cards)
+
     def _say(self, key: str, who: int | None = None, **params: object) -> str:
         return addressed(self.tr, self.me, key, who, **params)
 
@@ -115,11 +145,10 @@ class Narrator:
         if not m.card.code or self.me not in (m.seat, m.to):
             return []
         told = self.told_hand(m)
-        if told is None:
-            return [self._say("log_passed", a=self.name(m.seat), card=self.tr.card(m.card),
-                              b=self.name(m.to))]
-        return [self._say("log_passed_hand", a=self.name(m.seat), card=self.tr.card(m.card),
-                          b=self.name(m.to), n=told + 1)]
+        key = "log_passed" if told is None else "log_passed_hand"
+        return [addressed(self.tr, self.me, key, m.seat, m.to, a=self.name(m.seat),
+                          card=self.tr.card(m.card), b=self.name(m.to),
+                          n="" if told is None else told + 1)]
 
     def told_hand(self, m: game_pb2.PassChosen | game_pb2.CardPassed) -> int | None:
         """The receiver's hand of a pass where it must be told (Devil's Eye), else None:

@@ -100,6 +100,8 @@ class TableModel:
         self.trick: list[Played] = []
         self.played: list[Played] = []  # every card played this hand, in order
         self.last_trick: game_pb2.TrickWon | None = None
+        self.tricks: list[game_pb2.TrickWon] = []  # every trick taken this hand, in order
+        self.play_limits: list[game_pb2.PlayLimit] = []  # why cards may not be played
         self.tricks_played = 0
         self.bottles: list[game_pb2.Bottle] = []  # the second bottle: both, on sale first
         self.price: game_pb2.Card | None = None
@@ -133,6 +135,8 @@ class TableModel:
         # (as the events tell it: the last trick lies there until the next is led)
         self.last_trick = _last_trick(view.tricks[-1]) if view.tricks and not view.trick else None
         self.tricks_played = len(view.tricks)
+        self.tricks = [_last_trick(t) for t in view.tricks]
+        self.play_limits = list(view.play_limits)
         self.bottles = list(view.bottles)
         self.price, self.owner = _card(view), _opt(view, "owner")
         self.taken = {t.seat: t.points for t in view.taken}
@@ -312,6 +316,18 @@ class TableModel:
             return 0
         return self.view.pile_owed
 
+    def previous_trick(self) -> game_pb2.TrickWon | None:
+        """The trick taken last this hand (it stays in view beside the next one)."""
+        return self.tricks[-1] if self.tricks else None
+
+    def limit_of(self, code: str) -> game_pb2.PlayLimit | None:
+        """Why the card `code` may not be played now, as the server says (None: it may,
+        or the server gave no reason)."""
+        for limit in self.play_limits if self.my_turn() else ():
+            if any(c.code == code for c in limit.blocked):
+                return limit
+        return None
+
     def points_taken(self, seat: int) -> int:
         return self.taken.get(seat, 0)
 
@@ -406,6 +422,7 @@ class TableModel:
             if not self.trick:
                 self.last_trick = None
             self.trick.append(Played(m.seat, m.card, m.hand))
+            self.play_limits = []  # the next view says them again
             self.played.append(self.trick[-1])
             key = (m.seat, m.hand)
             if key in self.holdings:
@@ -414,6 +431,7 @@ class TableModel:
                 self.counts[key] = max(0, self.counts[key] - 1)
         elif kind == "trick_won":
             self.last_trick, self.trick = m, []
+            self.tricks.append(m)
             self.tricks_played += 1
             self.price, self.owner = _card(m), _opt(m, "owner")
             if m.bottles:  # the second bottle: the price that counts is the one for sale

@@ -71,7 +71,7 @@ def prompt(m: TableModel, plan: Plan | None, message: str = "", note: str = "",
     now = step(m, plan)
     if now in (Step.WATCH, Step.OVER):
         if m.game_ended is not None:
-            return m.game_over_line(), ""
+            return m.game_over_line() + " " + tr("f_over_cue"), ""
         return tr("spectating", speed=speed_text(tr, speed)), ""
     if now == Step.LOBBY:
         info = m.info
@@ -86,12 +86,24 @@ def prompt(m: TableModel, plan: Plan | None, message: str = "", note: str = "",
     return _waiting(m, plan), ""
 
 
+def refusal_text(m: TableModel, limit: game_pb2.PlayLimit, card: game_pb2.Card) -> str:
+    """Why `card` may not be played, in a player's words, from the server's reason:
+    "You must follow suit: spades were led and you hold 3♠ 7♠ 9♠ Q♠"."""
+    tr = m.tr
+    suit = tr.suit(limit.suit)
+    key = "f_follow_colour" if tr.bottle_imp else "f_follow_suit"
+    if limit.HasField("hand"):
+        key += "_hand"
+    return tr(key, suit=suit, Suit=suit[:1].upper() + suit[1:], cards=tr.cards(limit.cards),
+              card=tr.card(card), n=limit.hand + 1)
+
+
 def keys_line(m: TableModel, online: bool, tutor: bool) -> Said:
     """The keys the table offers: a spectator's, an offline table's (no tutor to ask),
-    a seat's with the tutor's state."""
+    a seat's with the tutor's state; the number keys reach twelve cards (1–9, 0, -, =)."""
     tr = m.tr
     if m.me is None:
         return tr("keys_watch"), ""
     if not online:
-        return tr("keys_table"), ""
-    return tr("keys_table_online", state=tr("on") if tutor else tr("off")), ""
+        return tr("f_keys_table"), ""
+    return tr("f_keys_table_online", state=tr("on") if tutor else tr("off")), ""

@@ -21,19 +21,23 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 
+from .cue import Cue
 from .hints import best_now
 from .model import TableModel
-from .net import Seat, Session, error_text
+from .net import Seat, Session
 from .plan import ASKED, Plan, Step, active_hand, due, marks, selectable, stage_plan, step
 from .popups import (
+    AskQuitScreen,
     GameOverScreen,
     HandEndScreen,
     HintScreen,
     PopupQueue,
     RulesScreen,
+    TricksScreen,
     TutorScreen,
 )
-from .prompt import Said, keys_line, prompt
+from .prompt import Said, refusal_text
+from .refusals import refusal
 from .review import hand_loader
 from .stream import Back, Lost, Refused, resume
 from .tutor import action_code, tutor_loss, warning
@@ -58,7 +62,7 @@ __all__ = ["GameOverScreen", "HandEndScreen", "HintScreen", "RulesScreen", "Tabl
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 
 
-class TableScreen(Screen):
+class TableScreen(Cue, Screen):
     """One table, from one seat (or as a spectator)."""
 
     BINDINGS: ClassVar[list] = [
@@ -70,11 +74,12 @@ class TableScreen(Screen):
         Binding("h", "hint", "Hint"),
         Binding("t", "tutor", "Tutor", show=False),
         Binding("question_mark", "rules", "Rules"),
+        Binding("l", "tricks", "Tricks", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("s", "start", "Start", show=False),
         Binding("plus", "speed(-1)", "Faster", show=False),
         Binding("minus", "speed(1)", "Slower", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
     ]
     CSS_PATH = "table.tcss"
 
@@ -90,7 +95,7 @@ class TableScreen(Screen):
     speed = var(0.5, init=False)  # seconds per card for a spectator
     tutor = var(False, init=False)
     # What the widgets draw, computed from the above.
-    said: var[Said] = var(("", ""), init=False)
+    said: var[tuple[str, ...]] = var(("", ""), init=False)  # (text, style, …): see cue
     keys: var[Said] = var(("", ""), init=False)
     hand: var[HandState] = var(HandState, init=False)
 
@@ -133,6 +138,7 @@ class TableScreen(Screen):
         self.query_one(LogPanel).fit(event.size.width)
 
     def on_mount(self) -> None:
+        self.query_one(HandView).border_title = self.tr("f_hand_title")
         if self.session is not None and self.seat is not None:
             self.follow()
 
@@ -149,6 +155,7 @@ class TableScreen(Screen):
     def watch_model(self) -> None:
         self._plan()
         self.cursor = self.cursor  # kept within the hand (validate_cursor)
+        self.forget_stale()
 
     def watch_plan(self) -> None:
         self.hint = None  # a hint ranks one step of the setup: a new step needs a new one
@@ -158,12 +165,6 @@ class TableScreen(Screen):
         if cursor is not None and cursor >= count:
             return count - 1 if count else None
         return cursor
-
-    def compute_said(self) -> Said:
-        return prompt(self.model, self.plan, self.message, self.note, self.speed)
-
-    def compute_keys(self) -> Said:
-        return keys_line(self.model, self.session is not None, self.tutor)
 
     def compute_hand(self) -> HandState:
         m = self.model
@@ -183,10 +184,11 @@ class TableScreen(Screen):
             if isinstance(item, Lost):
                 self.reconnecting = True
             elif isinstance(item, Back):
-                self.reconnecting = False
+                self.reconnecting, self.message = False, ""  # an outage's error is over
                 self.model.log.append(self.tr("reconnected"))
             elif isinstance(item, Refused):
-                self.message = self.tr("refused", msg=item.text)
+                self.message = self.tr("refused", msg=self._refusal(item.error) if item.error
+                                       else item.text)
             else:
                 await self._handle_update(item)
 
@@ -194,7 +196,6 @@ class TableScreen(Screen):
         model = self.model
         if update.WhichOneof("kind") != "batch":
             model.apply_update(update)
-            self._maybe_autostart()
             self._changed()
             return
         batch = update.batch
@@ -214,7 +215,7 @@ class TableScreen(Screen):
                     self.session, self.seat, event.hand_ended.number)
                 self._popups.add(self.app, HandEndScreen(model, event.hand_ended, loader))
             if live and kind == "game_ended":
-                self._popups.add(self.app, GameOverScreen(model))
+                self._popups.add(self.app, GameOverScreen(model, self.session is not None))
             if live and pace and kind in ("card_played", "trick_won"):
                 self._changed()
                 await asyncio.sleep(pace)
@@ -242,7 +243,7 @@ class TableScreen(Screen):
             await self.session.start(self.seat)
         except grpc.aio.AioRpcError as exc:
             self.starting = False
-            self.message = self.tr("refused", msg=error_text(exc))
+            self.message = self.tr("refused", msg=self._refusal(exc))
 
     # ------------------------------------------------------------- the hand
 
@@ -327,7 +328,8 @@ class TableScreen(Screen):
                        else max(0, cur - first_row))
 
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character in NUMBER_KEYS:
+        if event.character and event.character in NUMBER_KEYS and (
+                event.character.isdigit() or self.model.me is not None):  # -/= : speed
             event.stop()
             self._number(NUMBER_KEYS.index(event.character))
 
@@ -357,8 +359,11 @@ class TableScreen(Screen):
         flat = self._flat()
         card = flat[self.cursor][1] if self.cursor is not None and self.cursor < len(flat) else None
         if now == Step.PLAY and card is not None:
-            action = m.find_action("play", card.code)
-            if action is None:  # not legal: let the server explain which rule says no
+            action, limit = m.find_action("play", card.code), m.limit_of(card.code)
+            if action is None and limit is not None:  # the server said which rule says no
+                self.message = self.tr("refused", msg=refusal_text(m, limit, card))
+                return
+            if action is None:  # not legal, no reason given: let the server explain
                 action = game_pb2.Action(play=game_pb2.PlayCardAction(card=card))
             elif self.tutor and self.session is not None and len(m.legal) > 1:
                 self._tutored_play(action)
@@ -377,6 +382,8 @@ class TableScreen(Screen):
         elif now == Step.OPEN:
             hand = 0 if self.cursor is None or self.cursor < self._first_row() else 1
             self.run_worker(self._choose_open(hand), group="act")
+        elif m.game_ended is not None:  # the final standings again, and what next
+            self._popups.add(self.app, GameOverScreen(m, self.session is not None))
 
     def action_back(self) -> None:
         """Esc: take back the last staged choice not sent yet (one step, not all)."""
@@ -412,7 +419,7 @@ class TableScreen(Screen):
                     hint = await self.session.hint(self.seat, self.hint_budget_ms)
                 except grpc.aio.AioRpcError as exc:
                     self.note = ""
-                    self.message = self.tr("tutor_failed", msg=error_text(exc))
+                    self.message = self.tr("tutor_failed", msg=self._refusal(exc))
                     return
             self.note = ""
             if not self.model.my_turn() or self.model.find_action(
@@ -484,7 +491,7 @@ class TableScreen(Screen):
         except grpc.aio.AioRpcError as exc:
             if sequence >= 0:
                 self.model.acted(sequence)  # those before the refusal were taken
-            self.message = self.tr("refused", msg=error_text(exc))
+            self.message = self.tr("refused", msg=self._refusal(exc))
             return False
         finally:
             self._busy = False
@@ -510,7 +517,7 @@ class TableScreen(Screen):
         try:
             hint = await self.session.hint(self.seat, self.hint_budget_ms, staged)
         except grpc.aio.AioRpcError as exc:
-            screen.show_error(error_text(exc))
+            screen.show_error(self._refusal(exc))
             return
         self.hint = hint
         if hint.actions:
@@ -525,6 +532,10 @@ class TableScreen(Screen):
         code = action_code(action)
         self.cursor = next((i for i, (_h, c) in enumerate(self._flat()) if c.code == code),
                            self.cursor)
+
+    def _refusal(self, exc: grpc.aio.AioRpcError) -> str:
+        """The server's refusal in the table's language, its seats named as here."""
+        return refusal(self.tr, exc, self.model.name)
 
     def _hint_closed(self, result: str | None) -> None:
         if result == "play":
@@ -562,7 +573,20 @@ class TableScreen(Screen):
         return True
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.tr))
+        self.app.push_screen(RulesScreen(self.tr, self.model.rules))
+
+    def action_tricks(self) -> None:
+        """l: every trick of the hand so far."""
+        if self.model.started:
+            self.app.push_screen(TricksScreen(self.model))
+
+    def action_quit(self) -> None:
+        """q: a game in progress asks first, unless the app asks itself (a LAN seat)."""
+        if not self.in_progress() or getattr(self.app, "leave_on_quit", False):
+            self.app.action_quit()
+        else:
+            self.app.push_screen(AskQuitScreen(self.tr),
+                                 lambda sure: self.app.action_quit() if sure else None)
 
     def action_start(self) -> None:
         if self.seat is not None and self.session is not None and not self.model.started:

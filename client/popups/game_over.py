@@ -1,4 +1,6 @@
-"""The end of the game: the winner and the whole score sheet, hand by hand."""
+"""The end of the game: the final standings, the whole score sheet hand by hand, and
+what next (play again, back to the lobby, quit); and the question before quitting a
+game in progress."""
 
 from __future__ import annotations
 
@@ -11,17 +13,42 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from ..i18n import Tr
 from ..literal import plain, plain_cells
 from ..model import TableModel
 from .base import Popup
 
 
-def score_sheet(model: TableModel) -> Group:
+def _people(model: TableModel) -> list[int]:
+    """One seat per side (partners share their score), Lopaka left out."""
+    people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
+    if model.teams:
+        people = [s for s in people if s == min(model.side_of(s))]
+    return people
+
+
+def standings(model: TableModel) -> Table:
+    """"1.  Ann  112", highest total first, as the server's totals say (the winner first)."""
     tr = model.tr
     end = model.game_ended
-    people = [s for s in model.seats() if s != model.lopaka] or list(range(model.people))
-    if model.teams:  # partners share their score: one column per side
-        people = [s for s in people if s == min(model.side_of(s))]
+    totals = list(end.totals) if end is not None else list(model.totals)
+    people = [s for s in _people(model) if s < len(totals)]
+    people.sort(key=lambda s: (end is None or s != end.winner, -totals[s]))
+    table = Table(title=tr("f_standings"), box=None, padding=(0, 1))
+    table.add_column("", justify="right")
+    table.add_column("")
+    table.add_column(tr("total"), justify="right")
+    for place, s in enumerate(people, 1):
+        style = "bold green" if end is not None and s == end.winner else ""
+        name = model.side_name(s) + (f" ({tr('you')})" if model.me in model.side_of(s) else "")
+        table.add_row(*plain_cells(f"{place}.", name, str(totals[s])), style=style)
+    return table
+
+
+def score_sheet(model: TableModel, keys: str = "") -> Group:
+    tr = model.tr
+    end = model.game_ended
+    people = _people(model)
     table = Table(title=tr("sheet"), expand=True, padding=(0, 1))
     table.add_column("#", justify="right", width=3)
     for s in people:
@@ -41,22 +68,59 @@ def score_sheet(model: TableModel) -> Group:
         lines.append(Text(tr("winner_team" if team else "winner",
                              name=model.side_name(end.winner),
                              points=end.totals[end.winner]), style="bold green"))
-    lines += [table, Text(tr("continue") + " · " + tr("quit_hint"), style="dim")]
+    lines += [standings(model), table,
+              Text(keys or tr("continue") + " · " + tr("quit_hint"), style="dim")]
     return Group(*lines)
 
 
 class GameOverScreen(Popup[None]):
-    """The score sheet."""
+    """The final standings and the score sheet; then play again (n), back to the lobby
+    (l) or quit (q); Enter looks at the table once more (where Enter brings this back)."""
 
     BINDINGS: ClassVar[list] = [
-        Binding("enter,escape,space", "dismiss(None)", "Continue"),
+        Binding("n", "again", "Play again"),
+        Binding("l", "lobby", "Lobby"),
+        Binding("enter,escape,space", "dismiss(None)", "Close"),
         Binding("q", "app.quit", "Quit"),
     ]
     BOX = "overbox"
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, online: bool = False) -> None:
         super().__init__()
         self.model = model
+        self.online = online  # a server to play again on
 
     def body(self) -> ComposeResult:
-        yield Static(score_sheet(self.model))
+        tr = self.model.tr
+        yield Static(score_sheet(self.model, tr("f_over_keys" if self.online
+                                                else "f_over_keys_offline")))
+
+    def action_again(self) -> None:
+        again = getattr(self.app, "play_again", None)
+        if self.online and again is not None:
+            self.dismiss(None)
+            again()
+
+    def action_lobby(self) -> None:
+        lobby = getattr(self.app, "back_to_lobby", None)
+        if self.online and lobby is not None:
+            self.dismiss(None)
+            lobby()
+
+
+class AskQuitScreen(Popup[bool]):
+    """"Quit this game?": y quits, n or Esc stays at the table."""
+
+    BINDINGS: ClassVar[list] = [
+        Binding("y,j,q", "dismiss(True)", "Quit"),
+        Binding("n,escape", "dismiss(False)", "Stay"),
+    ]
+    BOX = "askbox"
+
+    def __init__(self, tr: Tr) -> None:
+        super().__init__()
+        self.tr = tr
+
+    def body(self) -> ComposeResult:
+        yield Static(Text.assemble((self.tr("f_quit_title") + "\n", "bold yellow"),
+                                   self.tr("f_quit_keys")))

@@ -1,4 +1,5 @@
-"""The hand you select cards from: legal ones bright, the cursor reversed, a hint marked.
+"""The hand you select cards from: legal ones bright, the ones the rules rule out struck
+through, the cursor reversed, a hint marked, each card's points raised beside it.
 
 The screen binds one `HandState` to it; the widget draws it and turns clicks
 and number keys into positions in the flat list of cards.
@@ -15,13 +16,15 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..cards import card_style
+from ..cards import card_style, face
 from ..i18n import Tr
 from ..model import TableModel
 from ..plan import active_hand
 
 CELL = 5  # columns per card: " 10♥ " and " 2.5Y" fit the widest faces
-NUMBER_KEYS = "1234567890"
+#: The keys that choose a card, left to right: 1–9, 0 for the tenth, then - and = (the
+#: keys beside 0) for the eleventh and twelfth.
+NUMBER_KEYS = "1234567890-="
 
 
 @dataclass
@@ -161,7 +164,7 @@ class HandView(Widget):
     def _style(self, row: HandRow, card: game_pb2.Card, flat: int) -> str:
         style = card_style(card)
         if self.legal:
-            style += " bold" if card.code in self.legal else " dim"
+            style += " bold" if card.code in self.legal else " dim strike"
         elif self.active_hand is not None and row.hand != self.active_hand:
             style += " dim"
         if card.code == self.hint_code:
@@ -173,8 +176,9 @@ class HandView(Widget):
         return style.strip() or "bold"
 
     def face_width(self) -> int:
-        """Columns of the widest face: 4 ("10♥", "17B"), 5 for half numbers ("12.5Y")."""
-        return max([CELL - 1] + [len(self.tr.card(c)) for row in self.rows for c in row.cards])
+        """Columns of the widest face with its points: 4 ("10♥³", "17B²"), 6 for half
+        numbers ("12.5Y¹")."""
+        return max([CELL - 1] + [len(face(self.tr, c)) for row in self.rows for c in row.cards])
 
     def render(self) -> Text:
         big = self.big()
@@ -197,18 +201,18 @@ class HandView(Widget):
                 mark = self.marks.get(card.code, "")
                 numbers.append((mark or key).center(cell), style="yellow" if mark else "dim")
                 style = self._style(row, card, flat)
-                face = self.tr.card(card)
+                shown = face(self.tr, card)
                 if big:
                     edge = "dim" if self.legal and card.code not in self.legal else ""
                     if flat == self.cursor or card.code == self.hint_code:
                         edge = "bold yellow"
                     faces[0].append("┌" + "─" * face_w + "┐ ", style=edge)
                     faces[1].append("│", style=edge)
-                    faces[1].append(face.center(face_w), style=style)
+                    faces[1].append(shown.center(face_w), style=style)
                     faces[1].append("│ ", style=edge)
                     faces[2].append("└" + "─" * face_w + "┘ ", style=edge)
                 else:
-                    faces[0].append(face.center(face_w), style=style)
+                    faces[0].append(shown.center(face_w), style=style)
                     faces[0].append(" ")
                 x0 = label_w + i * cell
                 self._spans.append((len(lines) + 1, x0, x0 + cell, flat))

@@ -60,10 +60,13 @@ class Banner(Static):
 
 
 class TextLine(Static):
-    """One line the screen says: `said` is (text, style)."""
+    """What the screen says: `said` is (text, style), or more such pairs one after the
+    other (the prompt: a refusal, then what to do now)."""
 
-    said: var[tuple[str, str]] = var(("", ""))
+    said: var[tuple[str, ...]] = var(("", ""))
 
-    def watch_said(self, said: tuple[str, str]) -> None:
-        text, style = said
-        self.update(Text(text, style=style))
+    def watch_said(self, said: tuple[str, ...]) -> None:
+        out = Text()
+        for i in range(0, len(said) - 1, 2):
+            out.append(said[i], style=said[i + 1] or None)
+        self.update(out)
