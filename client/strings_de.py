@@ -362,4 +362,40 @@ DE: dict[str, str] = {
     ),
     "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
     "seat_stand_in": "(Bot spielt)",
+    # issue 16: F
+    "f_points_1": "1 Punkt",
+    "f_points_n": "{n} Punkte",
+    "f_coins_1": "1 Münze",
+    "f_coins_n": "{n} Münzen",
+    "f_log_cards": "  {cards}",
+    "f_tricks_title": "Die Stiche der Runde {n}, jede Karte in Spielfolge (klein: ihre Punkte)",
+    "f_no_tricks": "Noch kein Stich.",
+    "f_close": "Esc, l oder Enter: schließen",
+    "f_hand_title": "Deine Karten (kleine Zahl: der Wert der Karte)",
+    "f_follow_suit": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
+    "f_follow_suit_hand": (
+        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
+        "liegt, hat {cards} (jede Hand bedient für sich)."
+    ),
+    "f_follow_colour": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
+    "f_follow_colour_hand": (
+        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
+        "liegt, hat {cards} (jede Hand bedient für sich)."
+    ),
+    "f_keys_table": (
+        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · l Stiche · ? Regeln · Esc zurück"
+        " · q Ende"
+    ),
+    "f_keys_table_online": (
+        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · t Tutor {state} · l Stiche"
+        " · ? Regeln · Esc zurück · q Ende"
+    ),
+    "f_rules_top": "Kurz gefasst · darunter: Ausführliche Regeln",
+    "f_rules_close": "↑↓ Bild↑ Bild↓: blättern · Esc, ? oder q: schließen",
+    "f_standings": "Endstand",
+    "f_over_keys": "n: noch einmal · l: zurück zur Lobby · Enter: den Tisch ansehen · q: beenden",
+    "f_over_keys_offline": "Enter: den Tisch ansehen · q: beenden",
+    "f_over_cue": "Enter: der Endstand · q: beenden",
+    "f_quit_title": "Dieses Spiel beenden?",
+    "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
 }

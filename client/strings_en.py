@@ -354,4 +354,39 @@ EN: dict[str, str] = {
     ),
     "o_not_away": "Choose a player who is away (↑/↓): only their seat can go to a bot.",
     "seat_stand_in": "(bot plays)",
+    # issue 16: F
+    "f_points_1": "1 point",
+    "f_points_n": "{n} points",
+    "f_coins_1": "1 coin",
+    "f_coins_n": "{n} coins",
+    "f_log_cards": "  {cards}",
+    "f_tricks_title": "The tricks of hand {n}, each card in play order (small: its points)",
+    "f_no_tricks": "No trick taken yet.",
+    "f_close": "Esc, l or Enter: close",
+    "f_hand_title": "Your cards (small number: the card's points)",
+    "f_follow_suit": "You must follow suit: {suit} were led and you hold {cards}.",
+    "f_follow_suit_hand": (
+        "You must follow suit: {suit} were led and your hand {n}, which {card} is in, "
+        "holds {cards} (each hand follows on its own)."
+    ),
+    "f_follow_colour": "You must follow the colour: {suit} was led and you hold {cards}.",
+    "f_follow_colour_hand": (
+        "You must follow the colour: {suit} was led and your hand {n}, which {card} is in, "
+        "holds {cards} (each hand follows on its own)."
+    ),
+    "f_keys_table": (
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · l tricks · ? rules · Esc undo · q quit"
+    ),
+    "f_keys_table_online": (
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · t tutor {state} · l tricks · ? rules"
+        " · Esc undo · q quit"
+    ),
+    "f_rules_top": "In short · below: Full rules",
+    "f_rules_close": "↑↓ PgUp PgDn: scroll · Esc, ? or q: close",
+    "f_standings": "Final standings",
+    "f_over_keys": "n: play again · l: back to the lobby · Enter: look at the table · q: quit",
+    "f_over_keys_offline": "Enter: look at the table · q: quit",
+    "f_over_cue": "Enter: the final standings · q: quit",
+    "f_quit_title": "Quit this game?",
+    "f_quit_keys": "y: quit · n or Esc: keep playing",
 }
