@@ -20,14 +20,20 @@ def _status(tmux: Tmux, window: str) -> str:
     return tmux.screen(window).splitlines()[0] if tmux.screen(window) else ""
 
 
-def _play_until(tmux: Tmux, windows: list[str], done, timeout: float = LIMIT) -> None:
-    """Answer every prompt of `windows` like a person until `done()`."""
+def _play_until(tmux: Tmux, windows: list[str], done, timeout: float = LIMIT) -> list[str]:
+    """Answer every prompt of `windows` like a person until `done(steps)`; the steps the
+    last window answered."""
     deadline = time.monotonic() + timeout
-    while not done():
+    steps: list[str] = []
+    while not done(steps):
         assert time.monotonic() < deadline, {w: tmux.screen(w) for w in windows}
         for window in windows:
-            assert answer(tmux, window, tmux.screen(window)) != "exited", tmux.screen(window)
+            step = answer(tmux, window, tmux.screen(window))
+            assert step != "exited", tmux.screen(window)
+            if step and window == windows[-1]:
+                steps.append(step)
         time.sleep(0.2)
+    return steps
 
 
 def test_two_friends_and_a_bot_with_a_stand_in(tmux):
@@ -58,18 +64,18 @@ def test_two_friends_and_a_bot_with_a_stand_in(tmux):
         tmux.keys("ann", "s")
 
         # The first hand, played by both; Bob's terminal goes when the second begins.
-        _play_until(tmux, ["ann", "bob"], lambda: "Hand 2" in _status(tmux, "bob"))
+        _play_until(tmux, ["ann", "bob"], lambda _s: "Hand 2" in _status(tmux, "bob"))
         tmux("kill-window", "-t", "cb:bob")
         # A bot stands in for Bob: Ann's seats say so, and the hand goes on without him.
-        _play_until(tmux, ["ann"], lambda: "(bot plays)" in tmux.screen("ann"))
+        _play_until(tmux, ["ann"], lambda _s: "(bot plays)" in tmux.screen("ann"))
 
         tmux.start("bob2", f"{join} Bob")
         wait_for(tmux, "bob2", "★ Ann's table")  # the cursor is on it: Enter sits him down
         tmux.keys("bob2", "Enter")
         wait_for(tmux, "bob2", "Resumed your seat")
-        _play_until(tmux, ["ann", "bob2"],
-                    lambda: "(bot plays)" not in tmux.screen("ann"))
-        assert "Hand 2" in _status(tmux, "bob2")
+        # His seat again: no stand-in beside his name, and he plays it himself.
+        _play_until(tmux, ["ann", "bob2"], lambda steps: "play" in steps)
+        assert "(bot plays)" not in tmux.screen("ann")
     finally:
         server.terminate()
         server.wait(10)
