@@ -10,7 +10,10 @@ the same hands.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +22,9 @@ from .simulation import Finished, Job, TableSpec, chunks, run_jobs
 
 #: How often Ray runs a task again whose worker process or node died.
 RETRIES = 5
+#: Ray's switch (read when ray is imported) that keeps a Ray on the loopback
+#: address: a local Ray started for one run is for this machine only.
+LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _run_batch(specs: list[TableSpec], jobs: list[tuple[int, int]]) -> tuple[str, list]:
@@ -40,12 +46,14 @@ class RayRunner:
     #: Units run on each node (by Ray's node id), filled as batches finish.
     nodes: Counter = field(default_factory=Counter)
 
-    @staticmethod
-    def require() -> None:
+    def require(self) -> None:
         """ImportError now, before any work, if the `cluster` extra is missing."""
+        if self.address is None:
+            os.environ.setdefault(LOOPBACK_ONLY, "0")
         import ray  # noqa: F401
 
     def __call__(self, jobs: Sequence[Job]) -> Iterator[Finished]:
+        self.require()
         import ray
 
         started = not ray.is_initialized()
@@ -58,7 +66,10 @@ class RayRunner:
                 log_to_driver=False,
             )
         try:
-            yield from self._run(ray, jobs)
+            # Ray prints its news (a worker lost, a task retried) on stdout, which
+            # is the summary's: send it to stderr while Ray is ours.
+            with contextlib.redirect_stdout(sys.stderr):
+                yield from self._run(ray, jobs)
         finally:
             if started:
                 ray.shutdown()

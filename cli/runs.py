@@ -65,11 +65,11 @@ def carry_out(args: argparse.Namespace, jobs: Sequence, unit: str) -> list:
     if args.ray or args.ray_address:
         from cursedbottle.bots.ray_runner import RayRunner
 
+        runner = ray = RayRunner(args.ray_address, args.workers)
         try:
-            RayRunner.require()
+            ray.require()
         except ImportError:
             raise RunError("--ray needs ray: pip install 'cursed-bottle[cluster]'") from None
-        runner = ray = RayRunner(args.ray_address, args.workers)
     else:
         runner = partial(run_local, workers=args.workers)
     journal = Journal(args.records) if args.records else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -66,31 +67,36 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The cluster's processes and its clients share a token (Ray's token
+#: authentication, as docs/cluster.md advises), made for this test run.
+CLUSTER_ENV = {
+    **os.environ,
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_AUTH_MODE": "token",
+    "RAY_AUTH_TOKEN": secrets.token_hex(16),
+}
+
+
+def _ray(*args: str) -> None:
+    done = subprocess.run(
+        [str(BIN / "ray"), *args], capture_output=True, text=True, env=CLUSTER_ENV, timeout=180
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
 @pytest.fixture(scope="module")
 def two_nodes():
-    """A head and a second node on this machine, one CPU each."""
+    """A head and a second node on this machine, one CPU each.  (Ray puts a
+    cluster's nodes on the machine's own network address, never on loopback;
+    nothing leaves the machine.)"""
     port = _free_port()
-    ray = str(BIN / "ray")
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    start = [ray, "start", "--num-cpus", "1", "--disable-usage-stats"]
+    start = ["start", "--num-cpus", "1", "--disable-usage-stats"]
     try:
-        subprocess.run(
-            [*start, "--head", "--port", str(port), "--include-dashboard", "false"],
-            check=True,
-            capture_output=True,
-            env=env,
-            timeout=120,
-        )
-        subprocess.run(
-            [*start, "--address", f"127.0.0.1:{port}"],
-            check=True,
-            capture_output=True,
-            env=env,
-            timeout=120,
-        )
+        _ray(*start, "--head", "--port", str(port), "--include-dashboard", "false")
+        _ray(*start, "--address", f"127.0.0.1:{port}")
         yield f"127.0.0.1:{port}"
     finally:
-        subprocess.run([ray, "stop", "--force"], capture_output=True, env=env, timeout=120)
+        _ray("stop", "--force")
 
 
 def _cluster_run(address: str, records: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -106,6 +112,7 @@ def _cluster_run(address: str, records: Path, *extra: str) -> subprocess.Complet
         ],
         capture_output=True,
         text=True,
+        env=CLUSTER_ENV,
         timeout=300,
     )
 
@@ -150,6 +157,7 @@ def test_a_run_killed_midway_resumes_to_the_same_result(tmp_path, capsys, two_no
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=CLUSTER_ENV,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and run.poll() is None:
@@ -165,3 +173,53 @@ def test_a_run_killed_midway_resumes_to_the_same_result(tmp_path, capsys, two_no
     assert done.stdout == out1
     assert records.read_text() == rec1
     assert _units_run(done.stderr)[0] == hands - before  # only the missing units ran
+
+
+def _running_batch_workers() -> list[int]:
+    """The pids of this cluster's Ray workers busy with a batch of units (Ray
+    names a worker's process after the task it runs)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes().startswith(
+                b"ray::_run_batch"
+            ):
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+def test_a_lost_worker_s_units_are_run_again(tmp_path, capsys, two_nodes):
+    args = [*ARGS[:2], "heuristic,rule,random", *ARGS[3:]]
+    out1, rec1 = _local(tmp_path, capsys, 6, args)
+    records = tmp_path / "lost.jsonl"
+    run = subprocess.Popen(
+        [
+            str(BIN / "cursed-bottle"),
+            *args,
+            "--hands",
+            "6",
+            "--ray-address",
+            two_nodes,
+            "--records",
+            str(records),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=CLUSTER_ENV,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    killed = None
+    while killed is None and time.monotonic() < deadline and run.poll() is None:
+        busy = _running_batch_workers()
+        if busy:
+            killed = busy[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.01)
+    out, err = run.communicate(timeout=300)
+    assert killed is not None, "no worker was seen running a batch"
+    assert run.returncode == 0, err
+    assert out == out1
+    assert records.read_text() == rec1
