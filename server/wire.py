@@ -325,7 +325,8 @@ def add_rule_facts(msg: pb.Rules, rules: Rules) -> None:
         msg.sides.add().seats.extend(side)
     msg.lopaka, msg.two_hands, msg.devils_eye = rules.lopaka, rules.two_hands, rules.devils_eye
     msg.tricks = rules.tricks
-    add_cards(msg.deck, rules.deck.cards)  # the point table
+    # the point table (a CardValue has a Card's fields and numbers)
+    msg.point_table.extend(pb.CardValue.FromString(_card_bytes(c)) for c in rules.deck.cards)
 
 
 def _add_pass_targets(field, targets, to_wire: tuple[int, ...]) -> None:

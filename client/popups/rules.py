@@ -2,7 +2,7 @@
 scoring, the point table), then the full rules, in the client's language.
 
 The words are the rules text shipped with the client (package data); the point
-table is the server's: `Rules.deck` lists every card with its points (coins)."""
+table is the server's: `Rules.point_table` lists every card with its points (coins)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ POINT_TABLE = "[point table]"
 
 def point_table(tr: Tr, rules: game_pb2.Rules | None) -> list[str]:
     """"  1 point:  A 2 3 4", … from the server's deck (the Bottle Imp: each card, by coins)."""
-    deck = list(rules.deck) if rules is not None else []
+    deck = list(rules.point_table) if rules is not None else []
     groups: dict[int, list[str]] = {}
     for card in sorted(deck, key=lambda c: c.order):
         name = tr.card(card)
