@@ -56,4 +56,6 @@ class Cue:
         return said
 
     def compute_keys(self) -> tuple[str, str]:
-        return keys_line(self.model, self.session is not None, self.tutor)
+        online = self.session is not None
+        lan = online and getattr(self.app, "quick", True) is None  # `join`: a LAN table
+        return keys_line(self.model, online, self.tutor, lan)

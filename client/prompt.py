@@ -98,12 +98,14 @@ def refusal_text(m: TableModel, limit: game_pb2.PlayLimit, card: game_pb2.Card) 
               card=tr.card(card), n=limit.hand + 1)
 
 
-def keys_line(m: TableModel, online: bool, tutor: bool) -> Said:
+def keys_line(m: TableModel, online: bool, tutor: bool, lan: bool = False) -> Said:
     """The keys the table offers: a spectator's, an offline table's (no tutor to ask),
-    a seat's with the tutor's state; the number keys reach twelve cards (1–9, 0, -, =)."""
+    a seat's with the tutor's state (at a LAN table also the seats, `o`); the number
+    keys reach twelve cards (1–9, 0, -, =)."""
     tr = m.tr
     if m.me is None:
         return tr("keys_watch"), ""
     if not online:
         return tr("f_keys_table"), ""
-    return tr("f_keys_table_online", state=tr("on") if tutor else tr("off")), ""
+    keys = tr("f_keys_table_online", state=tr("on") if tutor else tr("off"))
+    return (keys.replace(" · ? ", f" · {tr('f_keys_seats')} · ? ", 1) if lan else keys), ""

@@ -226,18 +226,6 @@ class TableScreen(Cue, Screen):
         await self._after_turn()
         self._changed()
 
-    def _maybe_autostart(self) -> None:
-        """The table's creator starts the game as soon as every seat is taken."""
-        info = self.model.info
-        if (
-            self.seat is None or not self.seat.host_token or self.starting or info is None
-            or info.state != table_pb2.TABLE_STATE_WAITING
-            or any(s.kind == table_pb2.SEAT_KIND_EMPTY for s in info.seats)
-        ):
-            return
-        self.starting = True
-        self.run_worker(self._start(), group="start")
-
     async def _start(self) -> None:
         try:
             await self.session.start(self.seat)
