@@ -321,6 +321,7 @@ DE: dict[str, str] = {
     "f_over_cue": "Enter: der Endstand · q: beenden",
     "f_quit_title": "Dieses Spiel beenden?",
     "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
+    "f_keys_seats": "o Plätze",
     # issue 16: L
     "f_fill": "Andere Plätze füllen",
     "l_open": "frei: ein Mensch setzt sich",

@@ -313,6 +313,7 @@ EN: dict[str, str] = {
     "f_over_cue": "Enter: the final standings · q: quit",
     "f_quit_title": "Quit this game?",
     "f_quit_keys": "y: quit · n or Esc: keep playing",
+    "f_keys_seats": "o seats",
     # issue 16: L
     "f_fill": "Fill the other seats",
     "l_open": "open: a person joins",
