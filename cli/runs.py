@@ -44,6 +44,30 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def bot_names(text: str) -> tuple[str, ...]:
+    """The bots of a comma-separated list, each known (ValueError if not)."""
+    from cursedbottle.bots import make_bot
+
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    for name in set(names):
+        make_bot(name)
+    return names
+
+
+def draw(path: str | None, picture: str, what: object) -> str | None:
+    """`bots.plot.<picture>(what, path)` if a plot was asked for; the error
+    text if matplotlib is missing."""
+    if not path:
+        return None
+    try:
+        from cursedbottle.bots import plot
+    except ImportError:
+        return "--plot needs matplotlib: pip install 'cursed-bottle[plot]'"
+    getattr(plot, picture)(what, path)
+    print(f"plot: {path}")
+    return None
+
+
 def check_run_arguments(args: argparse.Namespace) -> None:
     """ValueError for options that do not go together."""
     if args.workers is not None and args.workers < 1:

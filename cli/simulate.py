@@ -13,7 +13,14 @@ import argparse
 
 from cursedbottle.cli.errors import fail
 from cursedbottle.cli.options import add_rules_arguments, rules_from_args
-from cursedbottle.cli.runs import RunError, add_run_arguments, carry_out, check_run_arguments
+from cursedbottle.cli.runs import (
+    RunError,
+    add_run_arguments,
+    bot_names,
+    carry_out,
+    check_run_arguments,
+    draw,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -41,15 +48,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cursedbottle.bots import make_bot
     from cursedbottle.bots.simulation import TableSpec
     from cursedbottle.bots.stats import format_summary, summarise
     from cursedbottle.engine.rules import RulesError
 
-    names = tuple(n.strip() for n in args.seats.split(",") if n.strip())
     try:
-        for name in set(names):
-            make_bot(name)
+        names = bot_names(args.seats)
         if (args.hands is not None and args.hands < 1) or (
             args.games is not None and args.games < 1
         ):
@@ -83,11 +87,5 @@ def run(args: argparse.Namespace) -> int:
         return deck.cards[min(i, len(deck) - 1)].ascii
 
     print(format_summary(summarise(results), price_name))
-    if args.plot:
-        try:
-            from cursedbottle.bots.plot import plot_scores
-        except ImportError:
-            return fail("--plot needs matplotlib: pip install 'cursed-bottle[plot]'")
-        plot_scores(results, args.plot)
-        print(f"plot: {args.plot}")
-    return 0
+    error = draw(args.plot, "plot_scores", results)
+    return fail(error) if error else 0

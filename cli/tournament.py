@@ -14,7 +14,14 @@ import argparse
 
 from cursedbottle.cli.errors import fail
 from cursedbottle.cli.options import add_rules_arguments, rules_from_args
-from cursedbottle.cli.runs import RunError, add_run_arguments, carry_out, check_run_arguments
+from cursedbottle.cli.runs import (
+    RunError,
+    add_run_arguments,
+    bot_names,
+    carry_out,
+    check_run_arguments,
+    draw,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -33,14 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cursedbottle.bots import make_bot
     from cursedbottle.bots.tournament import format_standings, jobs, standings
     from cursedbottle.engine.rules import RulesError
 
-    names = tuple(n.strip() for n in args.bots.split(",") if n.strip())
     try:
-        for name in set(names):
-            make_bot(name)
+        names = bot_names(args.bots)
         if args.deals < 1:
             raise ValueError("--deals: give a positive number")
         check_run_arguments(args)
@@ -54,11 +58,5 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     table = standings(results)
     print(format_standings(table))
-    if args.plot:
-        try:
-            from cursedbottle.bots.plot import plot_standings
-        except ImportError:
-            return fail("--plot needs matplotlib: pip install 'cursed-bottle[plot]'")
-        plot_standings(table, args.plot)
-        print(f"plot: {args.plot}")
-    return 0
+    error = draw(args.plot, "plot_standings", table)
+    return fail(error) if error else 0
