@@ -99,9 +99,14 @@ def quit_cleanly(tmux: Tmux, target: str) -> None:
     tmux.keys(target, "Escape")  # close a pop-up if one is open
     time.sleep(0.3)
     tmux.keys(target, "q")
+    time.sleep(0.5)
+    if any(ask in tmux.screen(target) for ask in ("Quit this game?", "Dieses Spiel beenden?")):
+        tmux.keys(target, "q")  # `play` asks before leaving a game in progress: q again
     deadline = time.monotonic() + 20
     while "EXIT=" not in tmux.screen(target):
         assert time.monotonic() < deadline, tmux.screen(target)
+        if "n: new table" in tmux.screen(target):  # a LAN table's q leads to the lobby
+            tmux.keys(target, "q")
         time.sleep(0.2)
     assert "EXIT=0" in tmux.screen(target)
 
