@@ -23,10 +23,12 @@ from textual.widgets import Static
 from .i18n import Tr
 from .literal import plain
 from .lobby import LobbyScreen, rules_text
+from .log_lines import table_name_of
 from .model import TableModel
 from .net import RETRYABLE, Seat, Session, error_text
 from .new_table import BOTS, PLAYERS, CreateScreen, NewTable, player_options
 from .quitting import QuitScreen
+from .refusals import refusal
 from .seat_options import SeatsScreen
 from .store import SavedSeat, SeatStore
 from .table import RulesScreen, TableScreen
@@ -124,7 +126,7 @@ class CursedBottleApp(App):
                           replace: bool = True) -> None:
         """Make the table, sit down (or only watch), fill the seats with bots, start."""
         kw = {} if quick.seed is None else {"seed": quick.seed}
-        name = table_name or f"{quick.name}'s table"
+        name = table_name or table_name_of(self.tr, quick.name)
         made = await self.session.create(name, quick.rules, **kw)
         table_id = made.table.table_id
         if quick.watch:
@@ -277,7 +279,7 @@ class CursedBottleApp(App):
         except grpc.aio.AioRpcError as exc:
             table = self._table()
             if table is not None:
-                table.message = self.tr("refused", msg=error_text(exc))
+                table.message = self.tr("refused", msg=refusal(self.tr, exc, table.model.name))
             elif isinstance(self.screen, LobbyScreen):
                 self.screen.refused(exc)
 

@@ -126,9 +126,15 @@ class Tr:
         text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
         return text.replace(".", ",") if self.lang == "de" else text
 
-    def count(self, key: str, n: int) -> str:
+    def count(self, key: str, n: int, **params: object) -> str:
         """`1 deal` / `40 deals` (`deals_1`, `deals_n`), in the language."""
-        return self(f"{key}_1") if n == 1 else self(f"{key}_n", n=n)
+        return self(f"{key}_1", n=n, **params) if n == 1 else self(f"{key}_n", n=n, **params)
+
+    def joined(self, items: list[str]) -> str:
+        """`A`, `A and B`, `A, B and C` (German `und`)."""
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self("and") + items[-1]
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in sort_cards(cards))

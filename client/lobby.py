@@ -19,8 +19,9 @@ from textual.widgets import DataTable, Static
 
 from .i18n import Tr
 from .literal import plain, plain_cells
-from .net import Session, error_text
+from .net import Session
 from .new_table import CreateScreen, NewTable
+from .refusals import refusal
 from .review import HistoryScreen
 from .store import SeatStore
 
@@ -99,7 +100,7 @@ class LobbyScreen(Screen):
         try:
             self.tables = await self.session.list_tables()
         except grpc.aio.AioRpcError as exc:
-            self.query_one("#lobbymsg", Static).update(plain(error_text(exc)))
+            self.query_one("#lobbymsg", Static).update(plain(refusal(self.tr, exc)))
             return
         tr = self.tr
         table = self.query_one(DataTable)
@@ -158,7 +159,7 @@ class LobbyScreen(Screen):
 
     def refused(self, exc: grpc.aio.AioRpcError) -> None:
         self.query_one("#lobbymsg", Static).update(
-            Text(self.tr("refused", msg=error_text(exc)), style="red")
+            Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red")
         )
 
     @work(group="enter")

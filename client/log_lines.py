@@ -49,6 +49,11 @@ def says_you(tr: Tr, name: str) -> bool:
     return name.casefold() == tr("you_name").casefold()
 
 
+def table_name_of(tr: Tr, name: str) -> str:
+    """The name a new table gets from its maker's: "Ann's table", "Your table"."""
+    return tr("your_table") if says_you(tr, name) or not name else tr("table_of", name=name)
+
+
 def addressed(tr: Tr, me: int | None, key: str, who: int | None = None,
               to: int | None = None, **params: object) -> str:
     """The text of `key`; when `who` (the subject) is this seat, the one addressed to

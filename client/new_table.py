@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from .i18n import Tr
+from .log_lines import table_name_of
 
 BOTS = ("strong", "heuristic", "rule", "random")
 #: The most seats a game has (the Bottle Imp for six).
@@ -83,7 +84,8 @@ class CreateScreen(ModalScreen["NewTable | None"]):
             return Horizontal(Label(label), widget, id=row_id)
 
         with VerticalScroll(id="form"):
-            yield row(tr("f_name"), Input(f"{self.player_name}'s table", id="name", compact=True))
+            yield row(tr("f_name"), Input(table_name_of(tr, self.player_name), id="name",
+                                          compact=True))
             yield row(tr("f_game"), Select(
                 [(tr("g_cursed"), "cursed"), (tr("g_imp"), "imp")],
                 value="cursed", allow_blank=False, compact=True, id="game"))

@@ -30,7 +30,9 @@ from textual.widgets import DataTable, Static
 from .cards import card_text
 from .i18n import Tr
 from .literal import plain, plain_cells
-from .net import Seat, Session, error_text
+from .log_lines import says_you, shown_name
+from .net import Seat, Session
+from .refusals import refusal
 
 Loader = Callable[[], Awaitable[table_pb2.HandReview]]
 
@@ -49,10 +51,17 @@ def hand_loader(session: Session, seat: Seat, hand: int) -> Loader:
 def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
     if 0 <= seat < len(review.seats):
         s = review.seats[seat]
-        return tr("lopaka") if s.lopaka and not s.name else (s.name or f"#{seat}")
+        return tr("lopaka") if s.lopaka and not s.name else (
+            shown_name(tr, s.name) if s.name else f"#{seat + 1}")
     if 0 <= seat < len(review.hand.names):
-        return review.hand.names[seat]
-    return f"#{seat}"
+        return shown_name(tr, review.hand.names[seat])
+    return f"#{seat + 1}"
+
+
+def _about(tr: Tr, key: str, name: str, **params: object) -> str:
+    """A line about a player: the form said to "you" for `play`'s player "You"."""
+    return tr(key + "_you" if says_you(tr, name) and tr.has(key + "_you") else key,
+              name=name, **params)
 
 
 def _cards(tr: Tr, cards, style: str = "") -> Text:
@@ -179,7 +188,7 @@ def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
     parts: list = [
         Text(tr("review_title", table=hand.table_name or hand.table_id, n=hand.hand),
              style="bold"),
-        Text(tr("review_dealer", name=_seat_name(review, review.dealer, tr)), style="dim"),
+        Text(_about(tr, "review_dealer", _seat_name(review, review.dealer, tr)), style="dim"),
     ]
     if review.from_trick > 1:
         parts.append(Text(tr("review_from", n=review.from_trick), style="dim"))
@@ -189,10 +198,11 @@ def review_renderable(tr: Tr, review: table_pb2.HandReview) -> Group:
         winner = _seat_name(review, trick.winner, tr)
         price = tr.card(trick.price if trick.HasField("price") else None)
         if trick.bought:
-            line = Text("→ " + tr("review_buys", name=winner, n=trick.number, price=price),
+            line = Text("→ " + _about(tr, "review_buys", winner, n=trick.number, price=price),
                         style="bold magenta")
         else:
-            line = Text("→ " + tr("review_takes", name=winner, n=trick.number), style="italic")
+            line = Text("→ " + _about(tr, "review_takes", winner, n=trick.number),
+                        style="italic")
         if not any(rc.valued for rc in trick.cards):
             parts.append(_unvalued_trick(tr, review, trick, line))
             continue
@@ -248,7 +258,7 @@ class ReviewScreen(ModalScreen[None]):
         try:
             review = await self.loader()
         except grpc.aio.AioRpcError as exc:
-            self.show_error(error_text(exc))
+            self.show_error(refusal(self.tr, exc))
             return
         self.show(review)
 
@@ -327,7 +337,7 @@ class HistoryScreen(Screen):
         try:
             self.hands = await self.session.list_hands()
         except grpc.aio.AioRpcError as exc:
-            msg.update(Text(self.tr("refused", msg=error_text(exc)), style="bold red"))
+            msg.update(Text(self.tr("refused", msg=refusal(self.tr, exc)), style="bold red"))
             return
         table = self.query_one(DataTable)
         table.clear()

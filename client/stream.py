@@ -33,9 +33,11 @@ class Back:
 
 @dataclass(frozen=True)
 class Refused:
-    """The server refused the stream for good: `text` says why."""
+    """The server refused the stream for good: `text` says why (in English; `error` is
+    the refusal itself, for words in the reader's language: client/refusals.py)."""
 
     text: str
+    error: grpc.aio.AioRpcError | None = None
 
 
 Followed = table_pb2.TableUpdate | Lost | Back | Refused
@@ -60,7 +62,7 @@ async def resume(session: Session, seat: Seat,
                     break
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in RETRYABLE:
-                yield Refused(error_text(exc))
+                yield Refused(error_text(exc), exc)
                 return
         lost = True
         yield Lost()

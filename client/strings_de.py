@@ -7,8 +7,7 @@ DE: dict[str, str] = {
     "bottle": "Flasche",
     "nobody": "niemand",
     "pile": "Stapel",
-    "cards": "{n} Karten",
-    "dealer": "gibt",
+    "dealer": "Geber",
     "taken": "Stiche",
     "total": "gesamt",
     "trick": "Stich",
@@ -285,6 +284,80 @@ DE: dict[str, str] = {
     "your_turn_pass_hand": "Wähle die Karte für Hand {n} von {name} ({which}) (Enter).",
     "to_name_hand": "{card} an {name} (Hand {n})",
     "log_passed_hand": "{a} gab {card} an {b} (Hand {n})",
+    # issue 16: H — der Spieler als Subjekt ("_you") und als Objekt ("_to_you")
+    "you_name": "Du",
+    "your_table": "Dein Tisch",
+    "table_of": "Tisch von {name}",
+    "winner_you": "Du gewinnst mit {points} Punkten.",
+    "owner_is_you": "Die Flasche bleibt bei dir (Preis {price}).",
+    "log_passed_you": "Du gabst {card} an {b}",
+    "log_passed_to_you": "{a} gab dir {card}",
+    "log_passed_hand_you": "Du gabst {card} an {b} (Hand {n})",
+    "log_passed_hand_to_you": "{a} gab dir {card} (Hand {n})",
+    "review_dealer_you": "Du gibst",
+    "review_takes_you": "Du bekommst Stich {n}",
+    "review_buys_you": "Du bekommst Stich {n} und kaufst die Flasche für {price}",
+    "cards_1": "1 Karte",
+    "cards_n": "{n} Karten",
+    "and": " und ",
+    "seat_n": "Platz {n}",
+    "bot_random": "Zufalls-Bot",
+    "bot_rule": "Regel-Bot",
+    "bot_heuristic": "Faustregel-Bot",
+    "bot_pimc": "PIMC-Bot",
+    "bot_strong": "Profi-Bot",
+    "bot_other": "Bot {kind}",
+    # Ablehnungen, aus Regel und Fakten des Servers (client/refusals.py)
+    "err_other": "Der Server lehnt das ab.",
+    "err_link_down": "Der Server ist nicht erreichbar.",
+    "err_slow": "Der Server hat nicht rechtzeitig geantwortet.",
+    "err_game_over": "Die Runde ist vorbei.",
+    "err_wrong_phase": "Jetzt nicht: die Runde verlangt gerade etwas anderes.",
+    "err_not_your_turn": "Du bist nicht dran.",
+    "err_not_your_turn_turn": "Du bist nicht dran: {turn} spielt.",
+    "err_no_such_seat": "Diesen Platz gibt es an diesem Tisch nicht.",
+    "err_lopaka_plays_himself": "Lopaka spielt nach seiner eigenen Regel.",
+    "err_card_not_held": "Du hast {card} nicht.",
+    "err_card_not_held_hand": "Du hast {card} nicht in Hand {n}.",
+    "err_already_chosen": "Das hast du schon gewählt.",
+    "err_pass_to_non_neighbour": "Du darfst nur an {recipients} weitergeben.",
+    "err_same_card_twice": (
+        "{card} ist schon für {other} gewählt: jeder Nachbar bekommt eine eigene Karte."
+    ),
+    "err_follow_suit": "Du musst die ausgespielte Farbe bedienen ({suit}).",
+    "err_follow_suit_hand": (
+        "Du musst die ausgespielte Farbe ({suit}) aus Hand {n} bedienen: jede Hand bedient "
+        "für sich."
+    ),
+    "err_wrong_hand": "Es gibt nur Hand 1 und 2.",
+    "err_dealer_keeps_cards": "Du gibst, also legst du keine Karte in den Stapel.",
+    "err_seats_empty_1": (
+        "Platz {seats} ist frei: erst muss jemand beitreten oder ein Bot dazukommen."
+    ),
+    "err_seats_empty_n": (
+        "Plätze {seats} sind frei: erst müssen Leute beitreten oder Bots dazukommen."
+    ),
+    "err_not_playing": "Tipps gibt es nur während eines Spiels.",
+    "err_hint_in_flight": "Dein letzter Tipp wird noch berechnet.",
+    "err_already_started": "Das Spiel hat schon begonnen.",
+    "err_table_full": "An diesem Tisch ist kein Platz frei.",
+    "err_seat_taken": "{seat} ist besetzt ({who}): wähle einen freien.",
+    "err_stale_turn": "Das galt einem Zug, der vorbei ist; nichts hat sich geändert.",
+    "err_unknown_token": "Der Server kennt diesen Platz nicht mehr: tritt neu bei.",
+    "err_wrong_password": "Falsches Passwort.",
+    "err_name_taken": "Jemand an diesem Tisch heißt schon {name}: wähle einen anderen Namen.",
+    "err_reserved_name": "So nennt der Server einen Bot oder Lopaka: wähle einen anderen Namen.",
+    "err_not_a_bot": "Auf {seat} sitzt kein Bot.",
+    "err_unknown_bot": "Diesen Bot kennt der Server nicht.",
+    "err_storage": "Der Server konnte das nicht speichern; nichts hat sich geändert.",
+    "err_shutting_down": "Der Server fährt herunter.",
+    "err_no_such_hand": "Diese Runde hat der Server nicht.",
+    "err_no_such_table": "Diesen Tisch gibt es nicht (mehr).",
+    "err_host_only": "Das darf nur, wer den Tisch angelegt hat.",
+    "err_too_many_tables": "Der Server hat zu viele Tische offen: versuche es später.",
+    "err_too_many_streams": "Der Server hat zu viele Verbindungen offen: versuche es später.",
+    "err_too_many_guesses": "Zu viele falsche Passwörter: warte kurz und versuche es dann.",
+    "err_too_many_reviews": "Der Server analysiert zu viele Runden: versuche es später.",
     # issue 16: F
     "f_points_1": "1 Punkt",
     "f_points_n": "{n} Punkte",
@@ -363,40 +436,4 @@ DE: dict[str, str] = {
     ),
     "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
     "seat_stand_in": "(Bot spielt)",
-    # issue 16: F
-    "f_points_1": "1 Punkt",
-    "f_points_n": "{n} Punkte",
-    "f_coins_1": "1 Münze",
-    "f_coins_n": "{n} Münzen",
-    "f_log_cards": "  {cards}",
-    "f_tricks_title": "Die Stiche der Runde {n}, jede Karte in Spielfolge (klein: ihre Punkte)",
-    "f_no_tricks": "Noch kein Stich.",
-    "f_close": "Esc, l oder Enter: schließen",
-    "f_hand_title": "Deine Karten (kleine Zahl: der Wert der Karte)",
-    "f_follow_suit": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
-    "f_follow_suit_hand": (
-        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
-        "liegt, hat {cards} (jede Hand bedient für sich)."
-    ),
-    "f_follow_colour": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
-    "f_follow_colour_hand": (
-        "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
-        "liegt, hat {cards} (jede Hand bedient für sich)."
-    ),
-    "f_keys_table": (
-        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · l Stiche · ? Regeln · Esc zurück"
-        " · q Ende"
-    ),
-    "f_keys_table_online": (
-        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · t Tutor {state} · l Stiche"
-        " · ? Regeln · Esc zurück · q Ende"
-    ),
-    "f_rules_top": "Kurz gefasst · darunter: Ausführliche Regeln",
-    "f_rules_close": "↑↓ Bild↑ Bild↓: blättern · Esc, ? oder q: schließen",
-    "f_standings": "Endstand",
-    "f_over_keys": "n: noch einmal · l: zurück zur Lobby · Enter: den Tisch ansehen · q: beenden",
-    "f_over_keys_offline": "Enter: den Tisch ansehen · q: beenden",
-    "f_over_cue": "Enter: der Endstand · q: beenden",
-    "f_quit_title": "Dieses Spiel beenden?",
-    "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
 }

@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from .literal import plain, plain_cells
-from .net import error_text
 from .new_table import BOTS, STAND_IN_DELAYS, delay_text
+from .refusals import refusal
 from .table import TableScreen
 
 EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
@@ -166,7 +166,7 @@ class WaitingScreen(Screen):
         try:
             await make()
         except grpc.aio.AioRpcError as exc:
-            self._say(Text(self.tr("refused", msg=error_text(exc)), style="red"))
+            self._say(Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red"))
         finally:
             self._busy = False
 

@@ -8,7 +8,7 @@ mapping from a refusal to a status code lives in one place per kind of error.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import grpc
 from cursedbottle.engine.errors import Rule
@@ -20,18 +20,22 @@ ENGINE_RULES = {rule: grpc.StatusCode.FAILED_PRECONDITION for rule in Rule}
 
 
 class ServiceError(Exception):
-    """A refused request; nothing was changed."""
+    """A refused request; nothing was changed.  `facts` are its data by name (table
+    seats, card codes, …: `ErrorInfo.facts`), from which a client words it in its own
+    language; `message` is the English."""
 
-    def __init__(self, code: grpc.StatusCode, rule: str, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, rule: str, message: str,
+                 facts: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.message = message
+        self.facts = {k: str(v) for k, v in (facts or {}).items() if v is not None}
 
 
-def _refusal(code: grpc.StatusCode, doc: str) -> Callable[[str, str], ServiceError]:
-    def refuse(rule: str, message: str) -> ServiceError:
-        return ServiceError(code, rule, message)
+def _refusal(code: grpc.StatusCode, doc: str) -> Callable[..., ServiceError]:
+    def refuse(rule: str, message: str, **facts: object) -> ServiceError:
+        return ServiceError(code, rule, message, facts)
 
     refuse.__doc__ = doc
     return refuse

@@ -107,4 +107,5 @@ def check_player_name(name: str, others: Iterable[str]) -> None:
                 "NAME_TAKEN",
                 f"name: someone at this table is already called {shorten(other)}; "
                 "choose another",
+                name=other,
             )

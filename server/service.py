@@ -331,7 +331,7 @@ def _check_bot_name(name: str) -> None:
 
 async def _refuse(context, method: str, exc: ServiceError) -> None:
     log.info("refused %s: %s %s: %s", method, exc.code.name, exc.rule, exc.message)
-    info = table_pb2.ErrorInfo(rule=exc.rule, message=exc.message)
+    info = table_pb2.ErrorInfo(rule=exc.rule, message=exc.message, facts=exc.facts)
     await context.abort(
         exc.code, exc.message, trailing_metadata=((ERROR_KEY, info.SerializeToString()),)
     )

@@ -37,6 +37,7 @@ from .bot_turns import BotTurns
 from .credentials import PasswordHash, new_token, token_hash, token_opens
 from .errors import ENGINE_RULES, ServiceError, denied, invalid, precondition, storage_failed
 from .names import check_player_name, default_name
+from .refusal_facts import engine_facts
 from .rows import ActionRow, StoredHand, StoredSeat, TableRow
 from .runner import BotRunner
 from .seating import current_map
@@ -244,7 +245,8 @@ class Table:
         seat = self.seats[number]
         if want_empty and seat.kind is not SeatKind.EMPTY:
             who = seat.name or seat.bot_name
-            raise precondition("SEAT_TAKEN", f"seat {number} is taken by {who}; pick an empty one")
+            raise precondition("SEAT_TAKEN", f"seat {number} is taken by {who}; pick an empty one",
+                               seat=number, who=who)
         return seat
 
     def join(self, name: str, number: int | None) -> tuple[int, str]:
@@ -326,7 +328,7 @@ class Table:
     def remove_bot(self, number: int) -> None:
         seat = self._seat(number, want_empty=False)
         if seat.kind is not SeatKind.BOT:
-            raise precondition("NOT_A_BOT", f"seat {number} is not a bot's seat")
+            raise precondition("NOT_A_BOT", f"seat {number} is not a bot's seat", seat=number)
         self._save_seat(number, SeatKind.EMPTY, "")
         seat.kind, seat.bot, seat.bot_name, seat.name = SeatKind.EMPTY, None, "", ""
         self.bots.cancel(number)
@@ -393,7 +395,8 @@ class Table:
         if empty:
             names = ", ".join(map(str, empty))
             raise precondition(
-                "SEATS_EMPTY", f"seat(s) {names} empty: someone must join or a bot be added first"
+                "SEATS_EMPTY", f"seat(s) {names} empty: someone must join or a bot be added first",
+                seats=",".join(map(str, empty)),
             )
         now = time.time_ns()
         if self.store is not None:
@@ -469,7 +472,8 @@ class Table:
             # The engine's words, its hand seats named as the table's seats.
             words = exc.message(current_map(game).name)
             raise ServiceError(
-                ENGINE_RULES[exc.rule], exc.rule.name, f"{exc.rule.value}: {words}"
+                ENGINE_RULES[exc.rule], exc.rule.name, f"{exc.rule.value}: {words}",
+                engine_facts(exc, current_map(game)),
             ) from None
         now = time.time_ns()
         if self.store is not None:

@@ -65,9 +65,9 @@ def score_sheet(model: TableModel, keys: str = "") -> Group:
     lines = [Text(tr("game_over"), style="bold")]
     if end is not None:
         team = model.teams and model.partner(end.winner) is not None
-        lines.append(Text(tr("winner_team" if team else "winner",
-                             name=model.side_name(end.winner),
-                             points=end.totals[end.winner]), style="bold green"))
+        lines.append(Text(model.addressed("winner_team" if team else "winner", end.winner,
+                                          name=model.side_name(end.winner),
+                                          points=end.totals[end.winner]), style="bold green"))
     lines += [standings(model), table,
               Text(keys or tr("continue") + " · " + tr("quit_hint"), style="dim")]
     return Group(*lines)

@@ -24,10 +24,11 @@ def _owner(model: TableModel, result: game_pb2.HandEnded) -> Text:
     tr = model.tr
     if len(result.bottles) > 1:  # the second bottle: where each one stays
         return Text("\n".join(
-            tr("owner_is", name=model.name(b.owner), price=tr.card(b.price))
+            model.addressed("owner_is", b.owner, name=model.name(b.owner), price=tr.card(b.price))
             if b.HasField("owner") else tr("nobody_bought") for b in result.bottles))
     if result.HasField("owner") and result.price.code:
-        return Text(tr("owner_is", name=model.name(result.owner), price=tr.card(result.price)))
+        return Text(model.addressed("owner_is", result.owner, name=model.name(result.owner),
+                                    price=tr.card(result.price)))
     return Text(tr("nobody_bought"))
 
 

@@ -27,7 +27,7 @@ def status_text(m: TableModel) -> Text:
             status.append(f" · {tr('bottles')}: {' / '.join(bottles)}")
         else:
             status.append(f" · {tr('bottle')}: {m.name(m.owner)}")
-        status.append(f" · {tr('pile')}: {tr('cards', n=m.pile_size)}")
+        status.append(f" · {tr('pile')}: {tr.count('cards', m.pile_size)}")
     elif m.info is not None:
         status.append(f" · {m.info.name}")
     return status
