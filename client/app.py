@@ -205,7 +205,7 @@ class CursedBottleApp(App):
         screen = TableScreen(model, self.session, seat, self.hint_budget_ms, speed=self.speed,
                              tutor=self.tutor, tutor_threshold=self.tutor_threshold)
         if seat.resumed:
-            screen.note = self.tr("resumed", seat=seat.seat)
+            screen.note = self.tr("resumed", seat=seat.seat + 1)  # counted from 1
         if replace:
             self.switch_screen(screen)
         else:

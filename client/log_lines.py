@@ -55,13 +55,13 @@ def table_name_of(tr: Tr, name: str) -> str:
 
 
 def addressed(tr: Tr, me: int | None, key: str, who: int | None = None,
-              to: int | None = None, **params: object) -> str:
+              whom: int | None = None, **params: object) -> str:
     """The text of `key`; when `who` (the subject) is this seat, the one addressed to
-    "you" if the language has it (English "You win", not "You wins"); when `to` (the
+    "you" if the language has it (English "You win", not "You wins"); when `whom` (the
     object) is, the one said to "you" (`_to_you`: "Bob passed 5♥ to you")."""
     if who is not None and who == me and tr.has(key + "_you"):
         key += "_you"
-    elif to is not None and to == me and tr.has(key + "_to_you"):
+    elif whom is not None and whom == me and tr.has(key + "_to_you"):
         key += "_to_you"
     return tr(key, **params)
 

@@ -76,7 +76,7 @@ def prompt(m: TableModel, plan: Plan | None, message: str = "", note: str = "",
     if now == Step.LOBBY:
         info = m.info
         free = sum(1 for s in info.seats if s.kind == table_pb2.SEAT_KIND_EMPTY) if info else 0
-        return tr("waiting_start", free=free), ""
+        return tr.count("waiting_start", free), ""
     if now == Step.PLAY:
         return tr("your_turn_play"), ""
     if now in (Step.PILE, Step.PASS, Step.CONFIRM):

@@ -70,7 +70,7 @@ def words(tr: Tr, info: table_pb2.ErrorInfo,
         elif fact == "suit":
             known = value in game_pb2.Suit.keys()  # noqa: SIM118 (an enum wrapper)
             params[fact] = tr.suit(game_pb2.Suit.Value(value)) if known else value
-        elif fact in ("who", "name"):
+        elif fact in ("holder", "name"):
             params[fact] = shown_name(tr, value)
         elif fact == "hand":
             params["n"] = int(value) + 1 if value.isdigit() else value

@@ -20,7 +20,8 @@ DE: dict[str, str] = {
     "shows": "{name} zeigt",
     "lopaka": "Lopaka",
     "you": "du",
-    "waiting_start": "Warte auf Mitspieler… {free} Platz/Plätze frei. s startet, wenn voll.",
+    "waiting_start_1": "Warte auf Mitspieler… 1 Platz frei. s startet, wenn voll.",
+    "waiting_start_n": "Warte auf Mitspieler… {n} Plätze frei. s startet, wenn voll.",
     "waiting": "Warte auf die anderen…",
     "seat_from_hand": "Ein Bot spielt diesen Platz bis zum Ende der Hand; ab Hand {n} "
                       "ist er deiner.",
@@ -341,7 +342,7 @@ DE: dict[str, str] = {
     "err_hint_in_flight": "Dein letzter Tipp wird noch berechnet.",
     "err_already_started": "Das Spiel hat schon begonnen.",
     "err_table_full": "An diesem Tisch ist kein Platz frei.",
-    "err_seat_taken": "{seat} ist besetzt ({who}): wähle einen freien.",
+    "err_seat_taken": "{holder} sitzt schon auf {seat}: wähle einen freien Platz.",
     "err_stale_turn": "Das galt einem Zug, der vorbei ist; nichts hat sich geändert.",
     "err_unknown_token": "Der Server kennt diesen Platz nicht mehr: tritt neu bei.",
     "err_wrong_password": "Falsches Passwort.",
@@ -435,5 +436,5 @@ DE: dict[str, str] = {
         "a abwesende Spieler · Esc schließen"
     ),
     "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
-    "seat_stand_in": "(Bot spielt)",
+    "seat_stand_in": "(Bot)",
 }

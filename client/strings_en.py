@@ -20,7 +20,8 @@ EN: dict[str, str] = {
     "shows": "{name} shows",
     "lopaka": "Lopaka",
     "you": "you",
-    "waiting_start": "Waiting for players… {free} seat(s) free. Press s to start when full.",
+    "waiting_start_1": "Waiting for players… 1 seat free. Press s to start when full.",
+    "waiting_start_n": "Waiting for players… {n} seats free. Press s to start when full.",
     "waiting": "Waiting for the others…",
     "seat_from_hand": "A bot plays this seat to the end of the hand; it is yours from "
                       "hand {n}.",
@@ -329,7 +330,7 @@ EN: dict[str, str] = {
     "err_hint_in_flight": "Your last hint is still being worked out.",
     "err_already_started": "The game has already started.",
     "err_table_full": "The table has no empty seat.",
-    "err_seat_taken": "{seat} is taken by {who}: pick an empty one.",
+    "err_seat_taken": "{holder} already sits in {seat}: pick an empty one.",
     "err_stale_turn": "That was meant for a turn that is over; nothing changed.",
     "err_unknown_token": "The server no longer knows this seat: join again.",
     "err_wrong_password": "Wrong password.",
@@ -422,5 +423,5 @@ EN: dict[str, str] = {
         "a absent players · Esc close"
     ),
     "o_not_away": "Choose a player who is away (↑/↓): only their seat can go to a bot.",
-    "seat_stand_in": "(bot plays)",
+    "seat_stand_in": "(bot)",
 }

@@ -246,7 +246,7 @@ class Table:
         if want_empty and seat.kind is not SeatKind.EMPTY:
             who = seat.name or seat.bot_name
             raise precondition("SEAT_TAKEN", f"seat {number} is taken by {who}; pick an empty one",
-                               seat=number, who=who)
+                               seat=number, holder=who)
         return seat
 
     def join(self, name: str, number: int | None) -> tuple[int, str]:
