@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import grpc
 from cursedbottle.cli.play import free_port
 from tmux_support import SCRIPT, Tmux, answer, serve_in_background, wait_for
 
@@ -41,6 +42,8 @@ def test_two_friends_and_a_bot_with_a_stand_in(tmux):
     server = serve_in_background(port)
     join = f"{SCRIPT} join 127.0.0.1:{port} --lang en --name"
     try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            grpc.channel_ready_future(channel).result(timeout=20)
         tmux.start("ann", f"{join} Ann")
         wait_for(tmux, "ann", "No tables yet")
         tmux.keys("ann", "n")
@@ -67,7 +70,7 @@ def test_two_friends_and_a_bot_with_a_stand_in(tmux):
         _play_until(tmux, ["ann", "bob"], lambda _s: "Hand 2" in _status(tmux, "bob"))
         tmux("kill-window", "-t", "cb:bob")
         # A bot stands in for Bob: Ann's seats say so, and the hand goes on without him.
-        _play_until(tmux, ["ann"], lambda _s: "(bot plays)" in tmux.screen("ann"))
+        _play_until(tmux, ["ann"], lambda _s: "(bot)" in tmux.screen("ann"))
 
         tmux.start("bob2", f"{join} Bob")
         wait_for(tmux, "bob2", "★ Ann's table")  # the cursor is on it: Enter sits him down
@@ -75,7 +78,7 @@ def test_two_friends_and_a_bot_with_a_stand_in(tmux):
         wait_for(tmux, "bob2", "Resumed your seat")
         # His seat again: no stand-in beside his name, and he plays it himself.
         _play_until(tmux, ["ann", "bob2"], lambda steps: "play" in steps)
-        assert "(bot plays)" not in tmux.screen("ann")
+        assert "(bot)" not in tmux.screen("ann")
     finally:
         server.terminate()
         server.wait(10)

@@ -37,10 +37,10 @@ def _name(m: TableModel, seat: int) -> Text:
     info = seat_info(m.info, seat)
     if info is not None and info.kind == table_pb2.SEAT_KIND_EMPTY:
         name = Text(tr("seat_empty"), style="dim")
+    elif info is not None and info.kind == table_pb2.SEAT_KIND_HUMAN and info.stand_in:
+        name.append(" " + tr("seat_stand_in"), style="yellow")  # away, a bot plays for now
     elif info is not None and info.kind == table_pb2.SEAT_KIND_HUMAN and not info.connected:
         name.append(" ✗", style="red")
-    if info is not None and info.kind == table_pb2.SEAT_KIND_HUMAN and info.stand_in:
-        name.append(" " + tr("seat_stand_in"), style="dim")
     return name
 
 

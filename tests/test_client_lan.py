@@ -1,0 +1,160 @@
+"""A LAN table set from the client (Pilot, English and German): the form's seats, the
+waiting room's keys (a bot in one chosen seat at a chosen level, out again, every
+open seat at once), a start only when the host says so, the host's stand-ins, an
+absent friend's seat given to a bot, and leaving for the lobby, whose cursor
+starts on the table where you hold a seat.
+"""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from client_support import SIZE, local_server, new_table_form, run, screen_text, until
+from cursedbottle.client import CursedBottleApp
+from cursedbottle.client.app import LobbyScreen, QuitScreen
+from cursedbottle.client.net import CLIENT_OPTIONS
+from cursedbottle.client.seat_options import SeatsScreen
+from cursedbottle.client.table import TableScreen
+from cursedbottle.client.waiting import WaitingScreen
+from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
+
+EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
+                     table_pb2.SEAT_KIND_BOT)
+
+
+def _flat(app) -> str:
+    return " ".join(screen_text(app).split())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
+    async def main():
+        async with local_server() as target:
+            channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
+            stub = table_pb2_grpc.CursedBottleStub(channel)
+            await stub.CreateTable(table_pb2.CreateTableRequest(
+                name="Other", rules=game_pb2.Rules(players=2, hands=1)))
+
+            async def info(table_id: str) -> table_pb2.TableInfo:
+                return (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+
+            app = CursedBottleApp(target, lang=lang, name="Ann", leave_on_quit=True)
+            tr = app.tr
+            async with app.run_test(size=SIZE) as pilot:
+                lobby, form = await new_table_form(pilot, app)
+                # One row per seat: yours says so, the others are open or a bot's.
+                assert not form.query_one("#yourow").has_class("hidden")
+                assert form.query_one("#seatrow0").has_class("hidden")
+                shown = [n for n in range(6) if not form.query_one(f"#seatrow{n}")
+                         .has_class("hidden")]
+                assert shown == [1, 2]
+                assert tr("l_you", name="Ann") in screen_text(app)
+                assert tr("l_stand_after", s="30") in screen_text(app)  # the default
+                form.query_one("#players").value = 4
+                await pilot.pause()
+                assert not form.query_one("#seatrow3").has_class("hidden")
+                form.query_one("#players").value = 3
+                form.query_one("#bots").value = "rule"  # the quick way: every seat …
+                await pilot.pause()
+                form.query_one("#seat1").value = ""  # … then seat 2 open for a friend
+                await pilot.pause()
+                await pilot.click("#ok")
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+                room = app.screen
+                table_id = room.table.seat.table_id
+                await until(pilot, lambda: room.info is not None)
+                await until(pilot, lambda: tr("r_waiting", seats=tr("r_seat", n=2))
+                            in _flat(app))
+                kinds = [s.kind for s in (await info(table_id)).seats]
+                assert kinds == [HUMAN, EMPTY, BOT]
+                text = _flat(app)
+                assert tr("r_keys").split(" · ")[1] in text and "Ann" in text
+
+                # Seat 3: the bot out, a bot of another level in.
+                await pilot.press("down", "down", "x")
+                await until(pilot, lambda: [s.kind for s in room.info.seats][2] == EMPTY)
+                await pilot.press("l", "l")  # heuristic → rule → random
+                assert tr("r_level", bot="random") in _flat(app)
+                await pilot.press("b")
+                await until(pilot, lambda: room.info.seats[2].bot == "random")
+                # The host's stand-ins: a bot after 60 s now.
+                await pilot.press("a")
+                await until(pilot, lambda: room.info.stand_in_after_seconds == 60)
+                assert tr("l_stand_after", s="60") in _flat(app)
+                # A friend sits down: every seat taken, and still nothing starts by itself.
+                await stub.Join(table_pb2.JoinRequest(table_id=table_id, name="Bob"))
+                await until(pilot, lambda: tr("r_full") in _flat(app))
+                assert "Bob" in _flat(app)
+                await pilot.pause(0.5)
+                assert (await info(table_id)).state == table_pb2.TABLE_STATE_WAITING
+                assert app.screen is room
+                await pilot.press("s")
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                assert (await info(table_id)).state == table_pb2.TABLE_STATE_PLAYING
+
+                # Bob never came: o shows him away; the host gives his seat to a bot.
+                await pilot.press("o")
+                await until(pilot, lambda: isinstance(app.screen, SeatsScreen))
+                await until(pilot, lambda: tr("o_away", names="Bob") in _flat(app))
+                assert tr("o_keys_host").split(" · ")[1] in _flat(app)
+                await pilot.press("down", "r")
+                await until(pilot, lambda: app.screen.info.seats[1].kind == BOT)
+                bob = (await info(table_id)).seats[1]
+                assert (bob.kind, bob.bot) == (BOT, "heuristic")  # the pop-up's level
+                await pilot.press("escape")
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+                # Leaving (the seat kept) returns to the lobby, its cursor on this table.
+                await pilot.press("q")
+                await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                await pilot.press("k")
+                await until(pilot, lambda: app.screen is lobby)
+                await until(pilot, lambda: len(lobby.tables) == 2 and "★" in screen_text(app))
+                assert lobby.tables[lobby.query_one("#tables").cursor_row].table_id == table_id
+
+            # A new client of Ann's: the lobby's cursor starts on her table.
+            app = CursedBottleApp(target, lang=lang, name="Ann")
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                lobby = app.screen
+                await until(pilot, lambda: len(lobby.tables) == 2)
+                await pilot.pause()
+                assert lobby.tables[lobby.query_one("#tables").cursor_row].table_id == table_id
+            await channel.close()
+
+    run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_stand_in_plays_for_an_absent_friend_and_the_seats_say_so(lang):
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, lang=lang, name="Ann", remember_seats=False)
+            tr = app.tr
+            async with app.run_test(size=SIZE) as pilot:
+                _lobby, form = await new_table_form(pilot, app)
+                form.query_one("#standin").value = 5
+                await pilot.pause()
+                await pilot.click("#ok")
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+                room = app.screen
+                await until(pilot, lambda: room.info is not None)
+                assert room.info.stand_in_after_seconds == 5
+                assert tr("r_stand_ins", what=tr("l_stand_after", s="5") + " (heuristic)") \
+                    in _flat(app)
+                session, table_id = app.session, room.table.seat.table_id
+                await session.join(table_id, "Bob")  # Bob sits down and goes
+                await until(pilot, lambda: tr("r_waiting", seats=tr("r_seat", n=3))
+                            in _flat(app))
+                await pilot.press("f")  # bots in every open seat
+                await until(pilot, lambda: tr("r_full") in _flat(app))
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                table = app.screen
+                await until(pilot, lambda: table.model.info.seats[1].stand_in, timeout=20)
+                # Bob's row (the dealer's too, the bottle's owner's) has room for it
+                await until(pilot, lambda: any(
+                    "Bob" in line and tr("seat_stand_in") in line
+                    for line in screen_text(app).splitlines()))
+
+    run(main())
