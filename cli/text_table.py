@@ -18,7 +18,7 @@ class TextTable:
 
         self.game = Game(rules, seed)
         self.bots = bots
-        self.names = [name] + [f"{bots[p].name}-{p}" for p in range(1, rules.players)]
+        self.names = [name, *bot_names([bots[p].name for p in range(1, rules.players)])]
         self.input = input_fn
         self.out = out
         self._shown = 0
@@ -160,7 +160,8 @@ def render_view(view, seat_name) -> str:
             for card, owner in view.bottles
         )
     lines.append(
-        f"Hand {view.hand_number} · price {price} · {bottle} · pile {view.pile_size} cards"
+        f"Hand {view.hand_number} · price {price} · {bottle} · pile {view.pile_size} "
+        + ("card" if view.pile_size == 1 else "cards")
     )
     taken = ", ".join(
         f"{seat_name(s)} {p}"
@@ -198,16 +199,29 @@ def _both_hands_play(view) -> bool:
     return view.rules.devils_eye and view.phase is Phase.PLAY
 
 
+def bot_names(kinds: list[str]) -> list[str]:
+    """The bots' names as the client shows them (the human sits in seat 1, the bots
+    from seat 2): "rule bot", and "rule bot 2", "rule bot 3" where two of a kind sit."""
+    base = [f"{kind.partition(':')[0]} bot" for kind in kinds]
+    return [b if base.count(b) == 1 else f"{b} {seat}" for seat, b in enumerate(base, start=2)]
+
+
+def _verb(name: str, verb: str) -> str:
+    """"Ann deals", but "You deal" for the player called by the pronoun (the default)."""
+    return f"{name} {verb[:-1] if name == 'You' else verb}"
+
+
 def describe(event, seat_name, player_names) -> str | None:
     """One line for an event, or None for those the table shows otherwise."""
     from cursedbottle.engine import events as ev
 
     if isinstance(event, ev.HandStarted):
-        return f"\n=== Hand {event.number}: {seat_name(event.dealer)} deals ==="
+        return f"\n=== Hand {event.number}: {_verb(seat_name(event.dealer), 'deals')} ==="
     if isinstance(event, ev.CardsDealt) and event.cards is not None and event.public:
         return "Lopaka's open hand: " + " ".join(c.display() for c in event.cards)
     if isinstance(event, ev.CardPassed) and event.card is not None:
         to = seat_name(event.to)
+        to = "you" if to == "You" else to
         if event.hand is not None:
             to += f" (hand {event.hand + 1})"
         return f"{seat_name(event.seat)} passed {event.card.display()} to {to}"
@@ -219,8 +233,10 @@ def describe(event, seat_name, player_names) -> str | None:
     if isinstance(event, ev.TrickWon):
         if event.bought:
             price = event.price.display()
-            return f"→ {seat_name(event.winner)} wins the trick and buys the bottle at {price}"
-        return f"→ {seat_name(event.winner)} wins the trick"
+            buys = "buy" if seat_name(event.winner) == "You" else "buys"
+            return f"→ {_verb(seat_name(event.winner), 'wins')} the trick and {buys} the bottle" \
+                f" at {price}"
+        return f"→ {_verb(seat_name(event.winner), 'wins')} the trick"
     if isinstance(event, ev.HandEnded):
         pile = " ".join(c.display() for c in event.pile)
         scores = ", ".join(f"{seat_name(s)} {v:+d}" for s, v in enumerate(event.scores))
@@ -232,7 +248,7 @@ def describe(event, seat_name, player_names) -> str | None:
     if isinstance(event, ev.GameEnded):
         return (
             f"=== Game over after {event.hands_played} hand{'s' * (event.hands_played != 1)}: "
-            f"{player_names[event.winner]} wins. "
+            f"{_verb(player_names[event.winner], 'wins')}. "
             f"Totals: {_totals(event.totals, player_names)}"
         )
     return None

@@ -97,7 +97,7 @@ def test_the_bottle_imp_shows_the_hell_card_and_a_short_dealer_hand():
     table.play()
     text = out.getvalue()
     assert "Teams (partners share their score; a player alone counts double): You · " in text
-    assert "=== Hand 1: You deals ===" in text
+    assert "=== Hand 1: You deal ===" in text and "You deals" not in text
     assert "price 19 · bottle: nobody" in text
     assert "joker" not in text
     first = next(line for line in text.splitlines() if line.startswith("Your hand:"))
