@@ -31,11 +31,13 @@ IMP = game_pb2.Rules(players=3, hands=1, game=game_pb2.GAME_BOTTLE_IMP)
 WORDS = {
     "en": {"last": "Last trick", "short": "In short", "full": "Full rules", "point": "1 point:",
            "coin": "1 coin:", "follow": "You must follow suit: {suit} were led and you hold",
+           "follow_imp": "You must follow the colour: {suit} was led and you hold",
            "standings": "Final standings", "again": "n: play again", "quit": "Quit this game?",
            "over_cue": "Enter: the final standings"},
     "de": {"last": "Letzter Stich", "short": "Kurz gefasst", "full": "Ausführliche Regeln",
            "point": "1 Punkt:", "coin": "1 Münze:",
            "follow": "Du musst Farbe bedienen: {suit} wurde ausgespielt, und du hast",
+           "follow_imp": "Du musst Farbe bedienen: {suit} wurde ausgespielt, und du hast",
            "standings": "Endstand", "again": "n: noch einmal", "quit": "Dieses Spiel beenden?",
            "over_cue": "Enter: der Endstand"},
 }
@@ -120,10 +122,12 @@ def test_card_values_on_the_cards_and_the_summary_first_in_the_rules(lang, rules
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_an_unplayable_card_is_struck_and_refused_in_the_players_words(lang):
+@pytest.mark.parametrize("rules", [CURSED, IMP], ids=["cursed", "imp"])
+def test_an_unplayable_card_is_struck_and_refused_in_the_players_words(lang, rules):
     async def main():
         async with local_server() as target:
-            app = quick_app(target, CURSED, lang=lang, seed="follow")
+            seed = "follow" if rules is CURSED else "follow-imp"  # a hand that must follow
+            app = quick_app(target, rules, lang=lang, seed=seed)
             async with app.run_test(size=SIZE) as pilot:
                 await play_by_keys(pilot, app, _following)
                 screen = table_screen(app)
@@ -139,7 +143,9 @@ def test_an_unplayable_card_is_struck_and_refused_in_the_players_words(lang):
                 screen.cursor = blocked
                 await pilot.press("enter")
                 suit = tr.suit(limit.suit)
-                want = WORDS[lang]["follow"].format(suit=suit if lang == "en" else suit.title())
+                imp = rules.game == game_pb2.GAME_BOTTLE_IMP
+                want = WORDS[lang]["follow_imp" if imp else "follow"].format(
+                    suit=suit if lang == "en" else suit.title())
                 assert want + " " + tr.cards(limit.cards) in screen.message
                 assert m.acted_at == sent and len(m.my_hands()[0][1]) == held  # nothing sent
                 await pilot.pause()
@@ -271,3 +277,27 @@ def test_number_keys_reach_all_twelve_cards(lang):
                     assert screen.cursor == index, key
 
     run(main())
+
+
+@pytest.mark.parametrize(("lang", "want"), [
+    ("en", "You must follow the colour: yellow was led and your hand 2, which 30B is in, holds "
+           "3Y 17Y (each hand follows on its own)."),
+    ("de", "Du musst Farbe bedienen: Gelb wurde ausgespielt, und deine Hand 2, in der 30B "
+           "liegt, hat 3G 17G (jede Hand bedient für sich)."),
+])
+def test_devils_eye_says_which_hand_must_follow(lang, want):
+    """Devil's Eye: each hand follows on its own, and the words say which hand holds the suit."""
+    from cursedbottle.client.i18n import Tr
+    from cursedbottle.client.model import TableModel
+    from cursedbottle.client.prompt import refusal_text
+
+    def card(code, suit):
+        return game_pb2.Card(code=code, rank=code[:-1], suit=suit)
+
+    model = TableModel(0, Tr(lang))
+    model.tr.use_rules(game_pb2.Rules(game=game_pb2.GAME_BOTTLE_IMP, players=2))
+    limit = game_pb2.PlayLimit(rule=game_pb2.PLAY_RULE_FOLLOW_SUIT, suit=game_pb2.SUIT_YELLOW,
+                               cards=[card("3Y", game_pb2.SUIT_YELLOW),
+                                      card("17Y", game_pb2.SUIT_YELLOW)],
+                               blocked=[card("30B", game_pb2.SUIT_BLUE)], hand=1)
+    assert refusal_text(model, limit, card("30B", game_pb2.SUIT_BLUE)) == want
