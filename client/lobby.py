@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from .i18n import Tr
 from .literal import plain, plain_cells
+from .log_lines import shown_name
 from .net import Session
 from .new_table import CreateScreen, NewTable
 from .refusals import refusal
@@ -115,7 +116,7 @@ class LobbyScreen(Screen):
         }
         for info in self.tables:
             seats = " ".join(
-                tr("seat_empty") if s.kind == table_pb2.SEAT_KIND_EMPTY else s.name
+                tr("seat_empty") if s.kind == table_pb2.SEAT_KIND_EMPTY else shown_name(tr, s.name)
                 for s in info.seats if s.kind != table_pb2.SEAT_KIND_LOPAKA
             )
             name = info.name or info.table_id

@@ -287,7 +287,7 @@ def scores_text(tr: Tr, hand: table_pb2.HandSummary) -> str:
     for i, name in enumerate(hand.names):
         score = hand.scores[i] if i < len(hand.scores) else 0
         mark = " ⚱" if hand.HasField("owner") and hand.owner == i else ""
-        parts.append(f"{name}{mark} {score:+d}")
+        parts.append(f"{shown_name(tr, name)}{mark} {score:+d}")
     return ", ".join(parts)
 
 

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from .literal import plain, plain_cells
+from .log_lines import shown_name
 from .new_table import BOTS, STAND_IN_DELAYS, delay_text
 from .refusals import refusal
 from .table import TableScreen
@@ -43,7 +44,7 @@ def who_text(tr, seat: table_pb2.SeatInfo, me: int | None) -> str:
     if seat.kind == EMPTY:
         return tr("seat_empty")
     if seat.kind == BOT:
-        return seat.name
+        return shown_name(tr, seat.name)
     text = seat.name + (f" ({tr('you')})" if seat.seat == me else "")
     if seat.stand_in:
         return text + " · " + tr("r_stand_in")
