@@ -383,6 +383,7 @@ EN: dict[str, str] = {
     "f_quit_title": "Quit this game?",
     "f_quit_keys": "y: quit · n or Esc: keep playing",
     "f_keys_seats": "o seats",
+    "f_over_keys_play": "n: play again · Enter: look at the table · q: quit",
     # issue 16: L
     "f_fill": "Fill the other seats",
     "l_open": "open: a person joins",
