@@ -92,8 +92,10 @@ class GameOverScreen(Popup[None]):
 
     def body(self) -> ComposeResult:
         tr = self.model.tr
-        yield Static(score_sheet(self.model, tr("f_over_keys" if self.online
-                                                else "f_over_keys_offline")))
+        lan = getattr(self.app, "quick", None) is None  # `play` has no lobby to go back to
+        key = "f_over_keys_offline" if not self.online else (
+            "f_over_keys" if lan else "f_over_keys_play")
+        yield Static(score_sheet(self.model, tr(key)))
 
     def action_again(self) -> None:
         again = getattr(self.app, "play_again", None)
