@@ -42,6 +42,7 @@ DE: dict[str, str] = {
     "hint_title": "Tipp (beste zuerst)",
     "hint_wait": "Denke nach…",
     "hint_none": "Kein Tipp: du bist nicht dran.",
+    "hint_wait_enter": "Denke noch nach… Enter spielt die beste Wahl, sobald die Liste da ist.",
     "hint_stale": "Der Tipp galt einem früheren Schritt: h gibt einen neuen.",
     "undo_sent": "Nichts zurückzunehmen: deine Wahl ist schon gesendet.",
     "hint_later": "Bestätigen (Enter) oder einen Schritt zurück (Esc); Tipps gibt es beim Wählen.",

@@ -42,6 +42,7 @@ EN: dict[str, str] = {
     "hint_title": "Hint (best first)",
     "hint_wait": "Thinking…",
     "hint_none": "No hint now: it is not your turn.",
+    "hint_wait_enter": "Still thinking… Enter plays the best choice once the list is here.",
     "hint_stale": "That hint was for an earlier step: press h for a new one.",
     "undo_sent": "Nothing to take back: your choices were sent.",
     "hint_later": "Confirm (Enter) or go back a step (Esc); hints are for the choices.",

@@ -6,6 +6,8 @@ has sent its pile card while the others still choose gets a hint for its passes.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from client_support import SIZE, local_server, quick_app, run, screen_text, table_screen, until
 from cursedbottle.client.popups import HintScreen
@@ -138,3 +140,35 @@ def test_a_seat_that_sent_its_pile_card_gets_a_hint_for_its_pass(lang):
                 assert not screen.message, screen.message
 
     run(main(), timeout=90)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_enter_while_the_hint_thinks_says_so_and_waits(lang):
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, _three(), lang=lang, seed="hint-think-" + lang)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: table_screen(app) is not None)
+                screen = table_screen(app)
+                await until(pilot, lambda: screen._step() in ("pile", "pass"))
+                asked = screen.session.hint
+                go = asyncio.Event()
+
+                async def slow_hint(*args, **kwargs):  # the server thinks until told
+                    await go.wait()
+                    return await asked(*args, **kwargs)
+
+                screen.session.hint = slow_hint
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HintScreen))
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.screen, HintScreen) and not app.screen.ready
+                assert screen.tr("hint_wait_enter") in screen_text(app)
+                go.set()
+                await until(pilot, lambda: app.screen.ready, timeout=30)
+                await pilot.press("enter")  # now it takes the best choice
+                await until(pilot, lambda: app.screen is screen)
+                assert not screen.message or screen.message != screen.tr("hint_stale")
+
+    run(main(), timeout=60)

@@ -41,8 +41,13 @@ class HintScreen(Popup[str | None]):
         return self.hint is not None
 
     def action_play(self) -> None:
-        """Enter plays the best card only once the list is there."""
-        self.dismiss("play" if self.ready else None)
+        """Enter plays the best card once the list is there; before, it says so (after
+        an error, it closes: the error said why)."""
+        if self.ready or self.error:
+            self.dismiss("play" if self.ready else None)
+            return
+        self.query_one("#hinttext", Static).update(
+            Text(self.tr("hint_wait_enter"), style="italic"))
 
     def show(self, hint: table_pb2.HintResponse) -> None:
         if self.is_mounted:  # (not after the pop-up was closed)
