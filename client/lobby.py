@@ -6,6 +6,7 @@ that Enter after leaving or a restart sits you down again.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 import grpc
@@ -25,6 +26,9 @@ from .new_table import CreateScreen, NewTable
 from .refusals import refusal
 from .review import HistoryScreen
 from .store import SeatStore
+
+#: How long a refusal stays above the lobby's keys.
+NOTICE_SECONDS = 10.0
 
 
 def rules_text(tr: Tr, rules: game_pb2.Rules) -> str:
@@ -77,6 +81,8 @@ class LobbyScreen(Screen):
         #: The table the cursor is to go to at the next refresh (None: where it is).
         self.aim: str | None = None
         self._placed = False
+        #: A refusal to show above the keys, and until when (time.monotonic).
+        self.notice: tuple[Text, float] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(plain(self.tr("lobby", target=self.session.target)), id="lobbytitle",
@@ -132,10 +138,18 @@ class LobbyScreen(Screen):
             table.move_cursor(row=ids.index(aim))
             self.aim = None
         self._placed = True
+        self._message()
+
+    def _message(self) -> None:
+        """The keys (and what the star means), under a refusal of the last few seconds."""
+        tr = self.tr
         msg = tr("lobby_keys") if self.tables else tr("no_tables")
         if any(info.table_id in self.held for info in self.tables):
             msg += "\n" + tr("lobby_held")
-        self.query_one("#lobbymsg", Static).update(plain(msg))
+        shown = plain(msg)
+        if self.notice is not None and time.monotonic() < self.notice[1]:
+            shown = Text.assemble(self.notice[0], "\n", shown)
+        self.query_one("#lobbymsg", Static).update(shown)
 
     def _selected(self) -> table_pb2.TableInfo | None:
         table = self.query_one(DataTable)
@@ -159,9 +173,9 @@ class LobbyScreen(Screen):
         self.action_join()
 
     def refused(self, exc: grpc.aio.AioRpcError) -> None:
-        self.query_one("#lobbymsg", Static).update(
-            Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red")
-        )
+        self.notice = (Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red"),
+                       time.monotonic() + NOTICE_SECONDS)
+        self._message()
 
     @work(group="enter")
     async def _enter(self, table_id: str, watch: bool) -> None:

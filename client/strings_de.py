@@ -412,7 +412,7 @@ DE: dict[str, str] = {
     "r_away": "weg",
     "r_col_seat": "Platz",
     "r_col_who": "Wer dort sitzt",
-    "r_title": "{name} · die Plätze vor dem Spiel",
+    "r_title": "{name} · {rules} · die Plätze vor dem Spiel",
     "r_level": "Stärke eines neuen Bots (b, f): {bot} · l: ändern",
     "r_stand_ins": "Abwesende Spieler: {what}",
     "r_seat": "Platz {n}",

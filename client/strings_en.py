@@ -399,7 +399,7 @@ EN: dict[str, str] = {
     "r_away": "away",
     "r_col_seat": "Seat",
     "r_col_who": "Who sits there",
-    "r_title": "{name} · the seats before the game",
+    "r_title": "{name} · {rules} · the seats before the game",
     "r_level": "Level of a new bot (b, f): {bot} · l: change",
     "r_stand_ins": "Absent players: {what}",
     "r_seat": "seat {n}",

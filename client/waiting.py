@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from .literal import plain, plain_cells
+from .lobby import rules_text
 from .log_lines import shown_name
 from .new_table import BOTS, STAND_IN_DELAYS, delay_text
 from .refusals import refusal
@@ -105,7 +106,8 @@ class WaitingScreen(Screen):
     def _draw(self) -> None:
         tr, info = self.tr, self.info
         me = self.table.seat.seat if self.table.seat is not None else None
-        title = tr("r_title", name=info.name) if info is not None else tr("title")
+        title = tr("title") if info is None else tr(
+            "r_title", name=info.name, rules=rules_text(tr, info.rules))
         self.query_one("#roomtitle", Static).update(plain(title))
         grid = self.query_one(DataTable)
         row = grid.cursor_row
