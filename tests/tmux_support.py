@@ -54,7 +54,7 @@ def answer(tmux: Tmux, target: str, text: str) -> str | None:
     text = " ".join(text.split())  # a long prompt wraps at the terminal's edge
     if "EXIT=" in text:
         return "exited"
-    if "Enter: continue" in text:
+    if "Enter: continue" in text or "Enter: look at the table" in text:  # (the game's end)
         tmux.keys(target, "Enter")
         return "continue"
     if "Enter: confirm" in text:
