@@ -158,3 +158,38 @@ def test_a_stand_in_plays_for_an_absent_friend_and_the_seats_say_so(lang):
                     for line in screen_text(app).splitlines()))
 
     run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_join_table_then_leave_lands_in_the_lobby_not_out_of_the_program(lang):
+    """`join --table ID` sits you down at once; giving the seat up in the waiting room
+    (q, then l) leaves the table for the server's lobby, and the program runs on."""
+
+    async def main():
+        async with local_server() as target:
+            channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
+            stub = table_pb2_grpc.CursedBottleStub(channel)
+            made = await stub.CreateTable(table_pb2.CreateTableRequest(
+                name="LAN", rules=game_pb2.Rules(players=2, hands=1)))
+            table_id = made.table.table_id
+            app = CursedBottleApp(target, lang=lang, name="Ann", table_id=table_id,
+                                  leave_on_quit=True, remember_seats=False)
+            tr = app.tr
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+                await until(pilot, lambda: tr("r_waiting", seats=tr("r_seat", n=2))
+                            in _flat(app))
+                await pilot.press("q")
+                await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                await pilot.press("l")
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                lobby = app.screen
+                await until(pilot, lambda: len(lobby.tables) == 1)
+                assert app.is_running
+                info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+                assert info.seats[0].kind == EMPTY  # given up
+                await pilot.press("q")  # in the lobby q ends the program
+                await until(pilot, lambda: not app.is_running)
+            await channel.close()
+
+    run(main())

@@ -133,3 +133,24 @@ def test_the_host_gives_an_absent_persons_seat_to_a_bot_for_good():
             assert table.game.is_over
 
     run(main())
+
+
+def test_the_hosts_stand_ins_survive_a_restart(tmp_path):
+    from cursedbottle.server.store import Store
+
+    db = tmp_path / "tables.db"
+
+    async def main():
+        async with serving(store=Store(db)) as (_running, stub):
+            table_id, host = await create(stub, rules(3), stand_in_after_seconds=30)
+            await stub.SetStandIns(_set(table_id, host, 15, "rule"))
+        async with serving(store=Store(db)) as (running, stub):
+            table = table_of(running, table_id)
+            assert (table.stand_in_after, table.stand_in_bot) == (15, "rule")
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            assert (info.stand_in_after_seconds, info.stand_in_bot) == (15, "rule")
+            # the host token, known by its hash after the restart, still decides
+            await stub.SetStandIns(_set(table_id, host, 0))
+            assert table.stand_in_after == 0
+
+    run(main())
