@@ -397,6 +397,7 @@ DE: dict[str, str] = {
     "f_quit_title": "Dieses Spiel beenden?",
     "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
     "f_keys_seats": "o Plätze",
+    "f_hand_title_imp": "Deine Karten (kleine Zahl: die Münzen der Karte)",
     "f_over_keys_play": "n: noch einmal · Enter: den Tisch ansehen · q: beenden",
     # issue 16: L
     "f_fill": "Andere Plätze füllen",

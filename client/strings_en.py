@@ -384,6 +384,7 @@ EN: dict[str, str] = {
     "f_quit_title": "Quit this game?",
     "f_quit_keys": "y: quit · n or Esc: keep playing",
     "f_keys_seats": "o seats",
+    "f_hand_title_imp": "Your cards (small number: the card's coins)",
     "f_over_keys_play": "n: play again · Enter: look at the table · q: quit",
     # issue 16: L
     "f_fill": "Fill the other seats",
