@@ -138,7 +138,7 @@ class TableScreen(Cue, Screen):
         self.query_one(LogPanel).fit(event.size.width)
 
     def on_mount(self) -> None:
-        self.query_one(HandView).border_title = self.tr("f_hand_title")
+        self._hand_title()
         if self.session is not None and self.seat is not None:
             self.follow()
 
@@ -156,6 +156,13 @@ class TableScreen(Cue, Screen):
         self._plan()
         self.cursor = self.cursor  # kept within the hand (validate_cursor)
         self.forget_stale()
+        if self.is_mounted:
+            self._hand_title()
+
+    def _hand_title(self) -> None:
+        """"Your cards (small number: the card's points)"; the Bottle Imp's: coins."""
+        self.query_one(HandView).border_title = self.tr(
+            "f_hand_title_imp" if self.tr.bottle_imp else "f_hand_title")
 
     def watch_plan(self) -> None:
         self.hint = None  # a hint ranks one step of the setup: a new step needs a new one

@@ -2,7 +2,8 @@
 
 The last trick stays in view until the next hand, so a trick a bot took is
 there to be read while you choose.  The current trick lists every card beside
-its player in play order, then who is to play (boxed cards in a large terminal).
+its player in play order, then who is to play (in a large terminal both tricks
+are boxed cards under their players' names, one above the other).
 """
 
 from __future__ import annotations
@@ -66,23 +67,41 @@ def last_lines(m: TableModel, t: game_pb2.TrickWon, width: int = 8) -> Text:
     return out
 
 
-def trick_view(m: TableModel, big: bool) -> RenderableType:
-    """The current trick and the last one side by side."""
+def _boxed_current(m: TableModel) -> Text:
     tr = m.tr
+    out = Text(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
+    if m.trick:
+        out.append_text(boxed_cards(tr, [(m.name(p.seat), p.card, False) for p in m.trick]))
+        out.append("\n")
+    mover = _next_to_play(m)
+    if mover is not None and mover not in [p.seat for p in m.trick]:
+        out.append("▶ ", style="bold yellow")
+        out.append(f"{m.name(mover)} …\n", style="bold" if mover == m.me else "")
+    return out
+
+
+def _boxed_last(m: TableModel, t: game_pb2.TrickWon) -> Text:
+    tr = m.tr
+    out = Text(f"{tr('last_trick')} ({t.number})\n", style="bold dim")
+    out.append_text(boxed_cards(tr, [(m.name(p.seat), p.card, p.seat == t.winner)
+                                     for p in t.cards]))
+    out.append("\n→ " + taker(m, t), style="italic")
+    out.append(f" ({value_words(tr, trick_points(t))})", style="dim")
+    return out
+
+
+def trick_view(m: TableModel, big: bool) -> RenderableType:
+    """The current trick and the last one: side by side, or boxed one above the other
+    in a large terminal."""
     if not m.started or m.phase not in (game_pb2.PHASE_PLAY, game_pb2.PHASE_OVER):
         return Text()
     last = m.previous_trick()
-    if m.phase == game_pb2.PHASE_OVER:
-        current = Text()
-    elif big and m.trick:
-        current = Text(f"{tr('trick')} {m.tricks_played + 1}\n", style="bold")
-        current.append_text(boxed_cards(tr, [(m.name(p.seat), p.card, False) for p in m.trick]))
-        mover = _next_to_play(m)
-        if mover is not None and mover not in [p.seat for p in m.trick]:
-            current.append("\n▶ ", style="bold yellow")
-            current.append(f"{m.name(mover)} …", style="bold" if mover == m.me else "")
-    else:
-        current = current_lines(m)
+    playing = m.phase != game_pb2.PHASE_OVER
+    if big:
+        parts = ([_boxed_current(m)] if playing else []) + (
+            [_boxed_last(m, last)] if last is not None else [])
+        return Text("\n").join(parts)
+    current = current_lines(m) if playing else Text()
     if last is None:
         return current
     grid = Table.grid(padding=(0, 2))
