@@ -311,7 +311,9 @@ class CursedBottleApp(App):
         if table.in_progress() and self.leave_on_quit:
             if isinstance(self.screen, QuitScreen):
                 return
-            choice = await self.push_screen_wait(QuitScreen(self.tr))
+            info = table.model.info
+            after = None if info is None else info.stand_in_after_seconds
+            choice = await self.push_screen_wait(QuitScreen(self.tr, after))
             if choice is None:
                 return
             if choice == "leave" and await table.leave():

@@ -25,11 +25,16 @@ class QuitScreen(ModalScreen[str | None]):
     ]
     CSS_PATH = "app.tcss"
 
-    def __init__(self, tr: Tr) -> None:
+    def __init__(self, tr: Tr, stand_in_after: float | None = None) -> None:
+        """`stand_in_after`: the table's stand-in delay (0: none), said below the keys."""
         super().__init__()
         self.tr = tr
+        self.stand_in_after = stand_in_after
 
     def compose(self) -> ComposeResult:
-        tr = self.tr
-        yield Static(Text.assemble((tr("quit_title") + "\n", "bold yellow"),
-                                   tr("quit_keys")), id="quitbox")
+        tr, after = self.tr, self.stand_in_after
+        parts = [(tr("quit_title") + "\n", "bold yellow"), tr("quit_keys")]
+        if after is not None:
+            said = tr("q_stand_in", s=f"{after:g}") if after > 0 else tr("q_no_stand_in")
+            parts.append(("\n" + said, "dim"))
+        yield Static(Text.assemble(*parts), id="quitbox")

@@ -440,4 +440,9 @@ DE: dict[str, str] = {
     ),
     "o_not_away": "Wähle jemanden, der weg ist (↑/↓): nur dessen Platz geht an einen Bot.",
     "seat_stand_in": "(Bot)",
+    "q_stand_in": "An diesem Tisch spielt nach {s} s ein Bot für dich, bis du zurück bist.",
+    "q_no_stand_in": (
+        "Dieser Tisch hat keine Vertretung: die anderen warten auf dich (der Gastgeber kann "
+        "deinen Platz einem Bot geben)."
+    ),
 }

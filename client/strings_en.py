@@ -427,4 +427,9 @@ EN: dict[str, str] = {
     ),
     "o_not_away": "Choose a player who is away (↑/↓): only their seat can go to a bot.",
     "seat_stand_in": "(bot)",
+    "q_stand_in": "At this table a bot plays for you after {s} s away, until you are back.",
+    "q_no_stand_in": (
+        "This table has no stand-in: the others wait for you (its host can give your seat "
+        "to a bot)."
+    ),
 }

@@ -23,7 +23,8 @@ EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
 
 
 def _flat(app) -> str:
-    return " ".join(screen_text(app).split())
+    """The screen as one line of words (wrapped lines, and box edges, joined)."""
+    return " ".join(screen_text(app).replace("█", " ").split())
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -107,6 +108,7 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 # Leaving (the seat kept) returns to the lobby, its cursor on this table.
                 await pilot.press("q")
                 await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                assert tr("q_stand_in", s="60") in _flat(app)  # what keeping the seat means
                 await pilot.press("k")
                 await until(pilot, lambda: app.screen is lobby)
                 await until(pilot, lambda: len(lobby.tables) == 2 and "★" in screen_text(app))
@@ -181,6 +183,7 @@ def test_join_table_then_leave_lands_in_the_lobby_not_out_of_the_program(lang):
                             in _flat(app))
                 await pilot.press("q")
                 await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+                assert tr("q_no_stand_in") in _flat(app)
                 await pilot.press("l")
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                 lobby = app.screen
