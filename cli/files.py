@@ -19,9 +19,24 @@ def add_input(p: argparse.ArgumentParser, dest: str, metavar: str, what: str) ->
 
 
 def add_indent(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--indent", type=int, default=None, metavar="N", help="pretty-print with N spaces"
+    """How the answer is laid out: indented for a person at a terminal, one line for a
+    program reading a pipe or a file (FORMATS.md's bytes), unless told otherwise."""
+    layout = p.add_mutually_exclusive_group()
+    layout.add_argument(
+        "--indent", type=int, default=None, metavar="N",
+        help="pretty-print with N spaces (default: 2 on a terminal, one line otherwise)",
     )
+    layout.add_argument(
+        "--compact", action="store_true", help="one line, even on a terminal"
+    )
+
+
+def write_json(value: Any, args: argparse.Namespace) -> None:
+    """The answer on stdout, laid out as `add_indent`'s options say."""
+    indent = args.indent
+    if indent is None and not args.compact and sys.stdout.isatty():
+        indent = 2
+    write_out(json.dumps(value, indent=indent) + "\n")
 
 
 def source(path: str) -> str:

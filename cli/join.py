@@ -4,6 +4,10 @@ Opens the Textual client in the server's lobby: list the tables, make one,
 take a seat or watch.  `--table ID` goes straight to that table; a seat this
 client holds there (its token is saved in the user's state directory) is
 resumed instead of taking a new one.  `--tutor` asks before a poor card.
+
+Before the app opens, the server is asked for its tables (a few seconds at
+most), so a server that is not running, a wrong port or a table id that does
+not exist is one line on stderr and exit status 2, not a waiting screen.
 """
 
 from __future__ import annotations
@@ -35,6 +39,16 @@ def run(args: argparse.Namespace) -> int:
     problem = check_tutor_threshold(args)
     if problem:
         return fail(problem)
+    if args.watch and args.table is None:
+        return fail("--watch: which table? give its id with --table (the lobby lets you "
+                    "watch any table without --watch)")
+    try:
+        target = parse_target(args.server)
+    except ValueError as exc:
+        return fail(f"HOST[:PORT]: {exc}")
+    problem = reach(target, args.table, args.password)
+    if problem:
+        return fail(problem)
     name = args.name
     if not name:
         try:
@@ -42,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         except (KeyError, OSError):
             name = "Player"
     app = CursedBottleApp(
-        parse_target(args.server),
+        target,
         lang=detect_lang(args.lang),
         name=name[:40],
         hint_budget_ms=args.hint_budget,
@@ -55,3 +69,16 @@ def run(args: argparse.Namespace) -> int:
     )
     app.run()
     return app.return_code or 0  # 1: the client stopped on an error
+
+
+def reach(target: str, table_id: str | None, password: str) -> str | None:
+    """Why the server (or the table) cannot be used, in a few seconds; None: it can."""
+    import asyncio
+
+    from cursedbottle.client.reach import NotReached, check_server
+
+    try:
+        asyncio.run(check_server(target, table_id, password))
+    except NotReached as exc:
+        return str(exc)
+    return None

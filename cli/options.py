@@ -36,12 +36,14 @@ def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> Non
     )
     if players:
         p.add_argument(
-            "--players", type=int, default=3, choices=(2, 3, 4, 5, 6),
-            help="people at the table (default 3)",
+            "--players", type=int, default=None, choices=(2, 3, 4, 5, 6),
+            help="people at the table (default 3; 2 with --bright-house)",
         )
     p.add_argument("--hot-bottle", action="store_true", help="the owner also loses own tricks")
     p.add_argument(
-        "--bright-house", action="store_true", help="two players, two hands each, no Lopaka"
+        "--bright-house", action="store_true",
+        help=("two players (--players 2 is implied)" if players else "two players (two --seats)")
+        + ", two hands each, no Lopaka",
     )
     p.add_argument(
         "--teams", action="store_true",
@@ -86,6 +88,11 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None):
     the count of `--seats`)."""
     from cursedbottle.engine.rules import RulesError
 
+    given = players if players is not None else args.players
+    if args.bright_house and given not in (None, 2):
+        how = (f"give two --seats, not {given}" if players is not None
+               else f"leave out --players {given} (--bright-house alone means two)")
+        raise RulesError("--bright-house", f"the bright house is a two-player variant: {how}")
     try:
         return _rules(args, players)
     except RulesError as exc:
@@ -99,8 +106,10 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None):
 def _rules(args: argparse.Namespace, players: int | None):
     from cursedbottle.engine.rules import Edition, Rules
 
+    if players is None:
+        players = args.players if args.players is not None else 2 if args.bright_house else 3
     return Rules(
-        players=args.players if players is None else players,
+        players=players,
         hot_bottle=args.hot_bottle,
         bright_house=args.bright_house,
         target=args.target,

@@ -9,10 +9,9 @@ one line on stderr that names the file and the first problem.
 from __future__ import annotations
 
 import argparse
-import json
 
 from cursedbottle.cli.errors import fail
-from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_out
+from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_json
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -39,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     except RecordError as exc:
         return fail(f"{source(args.record)}: {exc}")
-    write_out(json.dumps(result.to_json(), indent=args.indent) + "\n")
+    write_json(result.to_json(), args)
     return 0

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
     )
     from cursedbottle.server import serve
+    from cursedbottle.server.address import ListenError
     from cursedbottle.server.store import StoreError, default_db_path
 
     db = None if args.no_db else (args.db or default_db_path())
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except StoreError as exc:
         return fail(f"database: {exc}")
+    except ListenError as exc:
+        return fail(str(exc))
     except OSError as exc:
         return fail(f"cannot serve on {args.host}:{args.port}: {exc}")
     return 0

@@ -10,11 +10,10 @@ exit status 3 (one line: how long and how many nodes).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from cursedbottle.cli.errors import fail
-from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_out
+from cursedbottle.cli.files import BadInput, add_indent, add_input, read_json, source, write_json
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -75,5 +74,5 @@ def run(args: argparse.Namespace) -> int:
         except TimeoutError as exc:
             print(f"cursed-bottle: {where}: {exc}", file=sys.stderr)
             return 3
-    write_out(json.dumps(solution.to_json(), indent=args.indent) + "\n")
+    write_json(solution.to_json(), args)
     return 0

@@ -34,15 +34,35 @@ RETRYABLE = {
 
 
 def parse_target(text: str) -> str:
-    """`HOST`, `HOST:PORT`, `[v6]:PORT` → a gRPC target with a port."""
+    """`HOST`, `HOST:PORT`, `[v6]:PORT` → a gRPC target with a port; ValueError, in
+    the user's words, for a missing host or a port that is not 1…65535."""
+    host, port = split_target(text)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def split_target(text: str) -> tuple[str, int]:
+    """`HOST[:PORT]` (`[v6]:PORT`, a bare v6 address) → (host, port)."""
     text = text.strip()
     if text.startswith("["):
-        return text if "]:" in text else f"{text}:{DEFAULT_PORT}"
-    if text.count(":") == 1:
-        return text
-    if text.count(":") > 1:  # a bare IPv6 address
-        return f"[{text}]:{DEFAULT_PORT}"
-    return f"{text}:{DEFAULT_PORT}"
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            raise ValueError(f"{text!r}: an IPv6 address is written [ADDRESS]:PORT")
+        port = rest[1:] if rest else str(DEFAULT_PORT)
+    elif text.count(":") > 1:  # a bare IPv6 address
+        host, port = text, str(DEFAULT_PORT)
+    else:
+        host, _, port = text.partition(":")
+        port = port if _ else str(DEFAULT_PORT)
+    if not host:
+        raise ValueError(f"{text!r}: the host is missing (HOST or HOST:PORT, e.g. "
+                         f"192.168.1.20:{DEFAULT_PORT})")
+    if not port:
+        raise ValueError(f"{text!r}: the port after ':' is missing (leave out ':' for the "
+                         f"default, {DEFAULT_PORT})")
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        raise ValueError(f"{text!r}: {port!r} is not a port number (1…65535; the default "
+                         f"is {DEFAULT_PORT})")
+    return host, int(port)
 
 
 def error_text(exc: grpc.aio.AioRpcError) -> str:

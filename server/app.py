@@ -19,6 +19,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .address import bind_failed, check_listen, local_addresses
 from .limits import Limits
 from .lobby import Lobby
 from .restore import restore
@@ -93,6 +94,7 @@ async def start_server(
     With a `store`, every unfinished table in it is rebuilt first and goes on,
     and every change is written to it before it is acknowledged.
     """
+    check_listen(host, port)  # the cause in words, before anything starts; no raw gRPC log
     workers = bot_workers or max(8, 2 * (os.cpu_count() or 2))
     runner = BotRunner(workers=workers, delay=bot_delay)
     lobby = lobby or Lobby(runner, store=store, limits=limits)
@@ -111,7 +113,7 @@ async def start_server(
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as exc:  # grpc reports a failed bind this way
-        raise OSError(f"cannot listen on {address} (is the port in use?)") from exc
+        raise bind_failed(address) from exc
     await server.start()
     serving = health_pb2.HealthCheckResponse.SERVING
     await health_servicer.set("", serving)
@@ -136,6 +138,10 @@ async def serve(
             store.close()
         raise
     log.info("cursed-bottle server listening on %s:%d", host, running.port)
+    if host in ("0.0.0.0", "::", ""):
+        for address in local_addresses():
+            log.info("players on the network join with: cursed-bottle join %s:%d",
+                     address, running.port)
     if store is not None:
         log.info(
             "tables are kept in %s; %d unfinished table(s) resumed",

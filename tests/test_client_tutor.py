@@ -132,6 +132,7 @@ def test_the_tutor_flags_reach_the_app_from_the_command_line(monkeypatch):
         seen.update(tutor=self.tutor, threshold=self.tutor_threshold, seats=self.seats)
 
     monkeypatch.setattr(CursedBottleApp, "run", fake_run)
+    monkeypatch.setattr("cursedbottle.cli.join.reach", lambda *a: None)  # no server here
     assert main(["play", "--tutor", "--tutor-threshold", "3.5", "--game-hands", "1"]) == 0
     assert seen == {"tutor": True, "threshold": 3.5, "seats": None}
     assert main(["join", "127.0.0.1:1", "--name", "Ann"]) == 0
