@@ -116,10 +116,10 @@ class CursedBottleApp(App):
                 await self.sit_down(self.table_id, watch=self.watch_only)
             else:
                 self.switch_screen(LobbyScreen(self.session, self.tr, seats=self.seats))
-        except grpc.aio.AioRpcError as exc:
+        except grpc.aio.AioRpcError as exc:  # a refusal (no such table) is not "Cannot reach"
+            key = "cannot_connect" if exc.code() in RETRYABLE else "refused"
             self.screen.query_one("#connecting", Static).update(
-                Text(self.tr("cannot_connect", target=self.target, msg=error_text(exc)),
-                     style="red")
+                Text(self.tr(key, target=self.target, msg=error_text(exc)), style="red")
             )
 
     async def start_quick(self, quick: QuickGame, table_name: str | None = None,

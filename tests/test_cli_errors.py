@@ -286,3 +286,30 @@ def test_solve_is_indented_on_a_terminal_and_one_line_in_a_pipe(tmp_path):
     assert shown == json.dumps(json.loads(piped), indent=2) + "\n"
     code, out, err, _ = cli("solve", "--indent", "2", "--compact", str(path))
     assert code == 2 and out == "" and "not allowed with argument --indent" in err
+
+
+# ------------------------------------------------------------------- the app's own words
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "Refused: "), ("de", "Abgelehnt: ")])
+def test_the_app_words_a_missing_table_as_a_refusal_not_as_unreachable(lang, says):
+    """The table can go between `join`'s check and the app's first call: the app then
+    says the server refused, not that it cannot reach it."""
+    from client_support import SIZE, local_server, run, until
+    from cursedbottle.client import CursedBottleApp
+    from textual.widgets import Static
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, lang=lang, name="Ann", table_id="gone",
+                                  remember_seats=False)
+            async with app.run_test(size=SIZE) as pilot:
+                def shown() -> str:
+                    found = app.screen.query("#connecting")
+                    return str(found.first(Static).render()) if found else ""
+
+                await until(pilot, lambda: "gone" in shown())
+                assert shown().startswith(says) and "reach" not in shown()
+                assert "erreichbar" not in shown()
+
+    run(main())
