@@ -84,7 +84,7 @@ def test_five_players_a_whole_hand_by_keys():
                 # the five seats, the dealer marked
                 for s in range(5):
                     assert m.name(s) in text
-                assert f"{m.name(dealer)} · deals" in text or m.name(dealer) == "Ann"
+                assert f"{m.name(dealer)} · dealer" in text or m.name(dealer) == "Ann"
                 # the rules screen is the Bottle Imp's
                 await pilot.press("question_mark")
                 await until(pilot, lambda: isinstance(app.screen, RulesScreen))
@@ -304,7 +304,7 @@ def test_five_players_in_a_real_terminal(tmux):
     assert len(faces) in (10, 11), text
     assert all(FACE.match(f) for f in faces), text
     assert "joker" not in text
-    deals = [line for line in lines if " · deals " in line]
+    deals = [line for line in lines if " · dealer " in line]
     assert len(deals) == 1 and deals[0].split("│")[0].split()[-3] == "10", text  # short hand
     steps = play_until_over(tmux, ["main"])["main"]
     assert steps.count("play") == 10, steps

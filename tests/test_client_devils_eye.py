@@ -128,9 +128,9 @@ def test_devils_eye_a_whole_hand_by_keys():
                 assert f"{name} shows (Hand 1):" in text, text
                 assert "Your cards in the pile:" in text, text
                 log = "\n".join(m.log)
-                me = m.name(m.me)
-                for n, card in enumerate(passes, start=1):
-                    assert f"{me} passed {screen.tr.card(card)} to {name} (hand {n})" in log
+                for n, card in enumerate(passes, start=1):  # said to the player as "you"
+                    assert f"You passed {screen.tr.card(card)} to {name} (hand {n})" in log
+                    assert f"{name} passed " in log and f" to you (hand {n})" in log
                 assert "You lay hand 1 open:" in log and f"{name} lays hand 1 open:" in log
                 # the tricks: alternate between the rows, as far as the cards allow
                 hands_used = []
@@ -238,8 +238,10 @@ def test_german_log_and_rules_name_the_hands():
     table = scripted_table(rules, names=("Ann", "Bob"),
                            until_event=lambda t: len(t.game.hand.tricks) >= 1)
     model = model_of(table, "de")
-    passed = [line for line in model.log if " gab " in line]
+    passed = [line for line in model.log if " gab " in line or line.startswith("Du gabst ")]
     assert len(passed) == 4, model.log  # two each way, each for one hand
+    assert sum(line.startswith("Du gabst ") for line in passed) == 2, passed  # Ann's own
+    assert sum(" gab dir " in line for line in passed) == 2, passed  # to Ann
     assert sum(line.endswith("(Hand 1)") for line in passed) == 2, passed
     assert sum(line.endswith("(Hand 2)") for line in passed) == 2, passed
     assert model.open_hand == {0: 0, 1: 0}

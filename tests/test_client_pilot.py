@@ -290,7 +290,7 @@ def test_lobby_new_table_and_a_card_played_with_the_mouse():
     run(main())
 
 
-def test_a_hint_while_passing_lays_the_pile_card_and_ranks_the_passes():
+def test_a_hint_while_passing_ranks_the_passes_and_keeps_the_pile_card_unsent():
     async def main():
         async with local_server() as target:
             app = quick_app(target, game_pb2.Rules(players=3, hands=1))
@@ -305,7 +305,10 @@ def test_a_hint_while_passing_lays_the_pile_card_and_ranks_the_passes():
                 await until(pilot, lambda: screen.hint is not None, timeout=60)
                 kinds = {a.action.WhichOneof("kind") for a in screen.hint.actions}
                 assert kinds == {"pass_card"}
-                assert len(screen.model.my_pile) == 1  # the pile card was laid
+                # the pile card stays staged (Esc can take it back); the hint knows it
+                assert not screen.model.my_pile and not screen.plan.pile_sent
+                assert screen.plan.pile[0].code not in {
+                    a.action.pass_card.card.code for a in screen.hint.actions}
                 best = screen.hint.actions[0].action.pass_card.card.code
                 await pilot.press("enter")  # stage the best card for the first pass
                 await pilot.pause()

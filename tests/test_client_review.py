@@ -175,8 +175,10 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
     """The drawing alone (no server), and what a refusal looks like."""
 
     async def refused() -> table_pb2.HandReview:
+        info = table_pb2.ErrorInfo(rule="NO_SUCH_HAND", message="no hand 7 at this table")
         raise grpc.aio.AioRpcError(grpc.StatusCode.NOT_FOUND, grpc.aio.Metadata(),
-                                   grpc.aio.Metadata(), details="no hand 7 at this table")
+                                   grpc.aio.Metadata(("cb-error-bin", info.SerializeToString())),
+                                   details="no hand 7 at this table")
 
     async def main():
         review = _built_review()
@@ -219,7 +221,8 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
             app.push_screen(ReviewScreen(Tr("de"), refused))
             await until(pilot, lambda: app.screen.error is not None)
             await pilot.pause()
-            assert "Keine Analyse: no hand 7 at this table" in screen_text(app)
+            # worded by the client from the refusal's rule: no English on a German screen
+            assert "Keine Analyse: Diese Runde hat der Server nicht." in screen_text(app)
             # drawn in red: the colour of the segments that carry the message
             strips = app.screen._compositor.render_strips()
             line = next(st for st in strips if "Keine Analyse" in st.text)
