@@ -10,6 +10,7 @@ someone says so (Enter or s), never by itself.
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 import grpc
@@ -75,7 +76,10 @@ class WaitingScreen(Screen):
         self.tr = table.tr
         self.level = "heuristic"
         self.message: Text | str = ""
-        self._busy = False
+        #: The calls go one after the other, in the order of the keys.
+        self._calls = asyncio.Lock()
+        #: The table as the host's last SetStandIns answered (fresher than the stream).
+        self._stand_ins: table_pb2.TableInfo | None = None
 
     @property
     def info(self) -> table_pb2.TableInfo | None:
@@ -157,21 +161,19 @@ class WaitingScreen(Screen):
         return seats[row] if seats and row is not None and 0 <= row < len(seats) else None
 
     def _call(self, make) -> None:
-        """One call to the server at a time; a refusal is said in red."""
-        if self._busy or not self._token():
+        """A call to the server, after those of earlier keys; a refusal is said in red."""
+        if not self._token():
             return
-        self._busy = True
         self.message = ""
         self._run(make)
 
     @work(group="room")
     async def _run(self, make) -> None:
-        try:
-            await make()
-        except grpc.aio.AioRpcError as exc:
-            self._say(Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red"))
-        finally:
-            self._busy = False
+        async with self._calls:
+            try:
+                await make()
+            except grpc.aio.AioRpcError as exc:
+                self._say(Text(self.tr("refused", msg=refusal(self.tr, exc)), style="red"))
 
     def action_level(self) -> None:
         self.level = BOTS[(BOTS.index(self.level) + 1) % len(BOTS)]
@@ -225,12 +227,16 @@ class WaitingScreen(Screen):
         if not self._host() or self.info is None:
             self._say(self.tr("r_host_only"))
             return
-        now = self.info.stand_in_after_seconds
-        later = [d for d in STAND_IN_DELAYS if d > now]
-        after = later[0] if later and now > 0 else (0 if now > 0 else STAND_IN_DELAYS[0])
         seat = self.table.seat
-        self._call(lambda: self.table.session.set_stand_ins(seat.table_id, seat.host_token,
-                                                            after))
+
+        async def step() -> None:
+            now = (self._stand_ins or self.info).stand_in_after_seconds
+            later = [d for d in STAND_IN_DELAYS if d > now]
+            after = later[0] if later and now > 0 else (0 if now > 0 else STAND_IN_DELAYS[0])
+            self._stand_ins = await self.table.session.set_stand_ins(
+                seat.table_id, seat.host_token, after)
+
+        self._call(step)
 
     def action_leave(self) -> None:
         self.app.leave_table()

@@ -78,10 +78,11 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 assert tr("r_level", bot="random") in _flat(app)
                 await pilot.press("b")
                 await until(pilot, lambda: room.info.seats[2].bot == "random")
-                # The host's stand-ins: a bot after 60 s now.
-                await pilot.press("a")
-                await until(pilot, lambda: room.info.stand_in_after_seconds == 60)
-                assert tr("l_stand_after", s="60") in _flat(app)
+                # The host's stand-ins, a step per key (none lost when pressed quickly):
+                # 30 s → 60 s → 2 min → never → 5 s.
+                await pilot.press("a", "a", "a", "a")
+                await until(pilot, lambda: room.info.stand_in_after_seconds == 5)
+                await until(pilot, lambda: tr("l_stand_after", s="5") in _flat(app))
                 # A friend sits down: every seat taken, and still nothing starts by itself.
                 await stub.Join(table_pb2.JoinRequest(table_id=table_id, name="Bob"))
                 await until(pilot, lambda: tr("r_full") in _flat(app))
@@ -108,7 +109,7 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 # Leaving (the seat kept) returns to the lobby, its cursor on this table.
                 await pilot.press("q")
                 await until(pilot, lambda: isinstance(app.screen, QuitScreen))
-                assert tr("q_stand_in", s="60") in _flat(app)  # what keeping the seat means
+                assert tr("q_stand_in", s="5") in _flat(app)  # what keeping the seat means
                 await pilot.press("k")
                 await until(pilot, lambda: app.screen is lobby)
                 await until(pilot, lambda: len(lobby.tables) == 2 and "★" in screen_text(app))
