@@ -354,7 +354,7 @@ DE: dict[str, str] = {
     "err_storage": "Der Server konnte das nicht speichern; nichts hat sich geändert.",
     "err_shutting_down": "Der Server fährt herunter.",
     "err_no_such_hand": "Diese Runde hat der Server nicht.",
-    "err_no_such_table": "Diesen Tisch gibt es nicht (mehr).",
+    "err_no_such_table": "Einen Tisch '{table}' gibt es nicht (mehr).",
     "err_host_only": "Das darf nur, wer den Tisch angelegt hat.",
     "err_too_many_tables": "Der Server hat zu viele Tische offen: versuche es später.",
     "err_too_many_streams": "Der Server hat zu viele Verbindungen offen: versuche es später.",

@@ -342,7 +342,7 @@ EN: dict[str, str] = {
     "err_storage": "The server could not save this, so nothing changed.",
     "err_shutting_down": "The server is shutting down.",
     "err_no_such_hand": "The server has no such hand.",
-    "err_no_such_table": "There is no such table (any more).",
+    "err_no_such_table": "There is no table '{table}' (any more).",
     "err_host_only": "Only the table's host may do that.",
     "err_too_many_tables": "The server has too many tables open: try again later.",
     "err_too_many_streams": "The server has too many connections open: try again later.",

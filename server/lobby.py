@@ -176,7 +176,8 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is None:
             raise not_found(
-                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)"
+                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)",
+                table=table_id,
             )
         return table
 

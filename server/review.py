@@ -130,7 +130,8 @@ class Reviews:
         row = store.table(table_id) if store is not None else None
         if row is None:
             raise not_found(
-                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)"
+                "NO_SUCH_TABLE", f"there is no table {table_id!r} (ListTables shows them)",
+                table=table_id,
             )
         hashes = [row.host_token_sha256, *(s.token_sha256 for s in row.seats)]
         if not token_opens(token, row.password_hash, hashes):
