@@ -4,8 +4,8 @@ A unit of work is one deal (hands mode) or one game (games mode), identified
 by its number; everything random in it is seeded from (seed, number,
 rotation, player), so results do not depend on the process, the machine or
 the number of workers that ran it.  In duplicate mode each deal is replayed
-once per rotation of the bots through the seats, so the luck of the cards
-cancels out.
+once per rotation of the bots through the seats (or in every seating), so
+the luck of the cards cancels out.
 
 A job is a table and a unit number.  A runner takes jobs and yields each
 job's hands as it finishes, in any order: `run_local` on this machine's
@@ -16,6 +16,7 @@ puts them back in job order, so output never depends on who finished first.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,6 +46,9 @@ class TableSpec:
     duplicate: bool = False
     seed: int | str = 0
     records: bool = False
+    #: Each deal in every order of the bots round the table, not only every
+    #: rotation (three players: six seatings, each bot passing to each other).
+    every_seating: bool = False
 
     @property
     def table(self) -> str:
@@ -57,6 +61,8 @@ class TableSpec:
             self.duplicate,
             str(self.seed),
         ]
+        if self.every_seating:
+            facts.append("every seating")
         text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -109,8 +115,15 @@ Finished = tuple[int, list[HandResult]]
 Runner = Callable[[Sequence[Job]], Iterable[Finished]]
 
 
-def rotations(spec: TableSpec) -> int:
-    return len(spec.bots) if spec.duplicate else 1
+def seatings(spec: TableSpec) -> list[tuple[int, ...]]:
+    """The orders a deal is played in: for each, the index in `spec.bots` of
+    each player's bot."""
+    n = len(spec.bots)
+    if spec.every_seating:
+        return list(itertools.permutations(range(n)))
+    if spec.duplicate:
+        return [tuple((p + rot) % n for p in range(n)) for rot in range(n)]
+    return [tuple(range(n))]
 
 
 def run_unit(spec: TableSpec, unit: int) -> list[HandResult]:
@@ -118,8 +131,8 @@ def run_unit(spec: TableSpec, unit: int) -> list[HandResult]:
     players = spec.rules.players
     out: list[HandResult] = []
     records: list[dict] = []
-    for rot in range(rotations(spec)):
-        names = tuple(spec.bots[(p + rot) % players] for p in range(players))
+    for rot, order in enumerate(seatings(spec)):
+        names = tuple(spec.bots[i] for i in order)
         bots = {
             p: make_bot(name, stable_seed(spec.seed, unit, rot, p)) for p, name in enumerate(names)
         }

@@ -6,7 +6,9 @@ The schedule.  With at least as many bots as players, every combination of
 tables); with fewer bots, every pair fills the seats in every proportion
 (A B B and A A B).  Every table plays the same deals, and each deal in every
 rotation of its bots through the seats (duplicate), so each bot holds every
-hand, against every set of opponents, on the same cards.
+hand, against every set of opponents, on the same cards; with
+`every_seating`, in every order round the table (at three players six, so
+that each bot also passes to each other one from both sides).
 
 The differences.  For bots A and B and one deal: over the tables where both
 sat, the mean of (A's mean score per hand − B's).  The deal is the unit of
@@ -62,11 +64,24 @@ def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
 
 
 def jobs(
-    bots: Sequence[str], rules: Rules, deals: int, seed: int | str, records: bool
+    bots: Sequence[str],
+    rules: Rules,
+    deals: int,
+    seed: int | str,
+    records: bool,
+    every_seating: bool = False,
 ) -> list[Job]:
     """Every table, every deal: the tables share the deals (same seed)."""
     specs = [
-        TableSpec(table, rules, deals, duplicate=True, seed=seed, records=records)
+        TableSpec(
+            table,
+            rules,
+            deals,
+            duplicate=True,
+            seed=seed,
+            records=records,
+            every_seating=every_seating,
+        )
         for table in tables(bots, rules.players)
     ]
     return [(spec, deal) for spec in specs for deal in range(deals)]
@@ -98,6 +113,8 @@ class Standings:
     ratings: tuple[Rating, ...]
     tables: int
     deals: int
+    #: Seatings of each deal at each table (rotations, or every order).
+    seatings: int
     hands: int
 
 
@@ -188,7 +205,10 @@ def standings(results: Sequence[HandResult], bootstrap: int = BOOTSTRAP) -> Stan
             pairings = won + wins[idx[b.name]][idx[a.name]]
             pairs.append(PairLine(a.name, b.name, Interval.of(diffs), won, round(pairings)))
     tables_seen = {t for cell in means.values() for t in cell}
-    return Standings(tuple(pairs), tuple(ratings), len(tables_seen), len(deals), len(results))
+    seatings = 1 + max((r.rotation for r in results), default=0)
+    return Standings(
+        tuple(pairs), tuple(ratings), len(tables_seen), len(deals), seatings, len(results)
+    )
 
 
 def _percentiles(values: list[float]) -> tuple[float, float]:
@@ -200,7 +220,7 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 def format_standings(s: Standings) -> str:
     """The tournament's tables, as text (the same bytes for the same results)."""
     rows = [
-        f"{s.tables} tables × {s.deals} deals, every deal in every rotation: {s.hands} hands",
+        f"{s.tables} tables × {s.deals} deals × {s.seatings} seatings: {s.hands} hands",
         "",
         f"{'pair':<24} {'difference/hand':>16} {'95% CI':>18}  {'pairings won':>12}",
     ]

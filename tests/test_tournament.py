@@ -13,7 +13,10 @@ from cursedbottle.cli.main import main
 
 def test_every_combination_of_bots_makes_a_table_and_fewer_bots_fill_the_seats():
     assert tables(["a", "b", "c", "d"], 3) == [
-        ("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d"), ("b", "c", "d"),
+        ("a", "b", "c"),
+        ("a", "b", "d"),
+        ("a", "c", "d"),
+        ("b", "c", "d"),
     ]
     assert tables(["a", "b"], 3) == [("a", "b", "b"), ("a", "a", "b")]
     with pytest.raises(ValueError, match="two different bots"):
@@ -51,13 +54,23 @@ def test_the_differences_are_paired_by_deal_over_the_tables():
     assert pair.difference.mean == pytest.approx(3.5)
     assert pair.difference.n == 2
     assert (pair.wins, pair.pairings) == (3, 4)
-    assert (s.tables, s.deals, s.hands) == (2, 2, 4)
+    assert (s.tables, s.deals, s.seatings, s.hands) == (2, 2, 1, 4)
     for r in s.ratings:
         assert r.low <= r.rating <= r.high
 
 
-ARGS = ["tournament", "--bots", "heuristic,rule,random", "--players", "2", "--deals", "4",
-        "--seed", "3", "--quiet"]
+ARGS = [
+    "tournament",
+    "--bots",
+    "heuristic,rule,random",
+    "--players",
+    "2",
+    "--deals",
+    "4",
+    "--seed",
+    "3",
+    "--quiet",
+]
 
 
 def test_a_small_tournament_is_the_same_whatever_runs_it_and_draws_its_plot(tmp_path, capsys):
@@ -66,7 +79,7 @@ def test_a_small_tournament_is_the_same_whatever_runs_it_and_draws_its_plot(tmp_
     assert main([*ARGS, "--workers", "1", "--plot", str(plot), "--records", str(records)]) == 0
     one = capsys.readouterr().out.removesuffix(f"plot: {plot}\n")
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert one.startswith("3 tables × 4 deals, every deal in every rotation: 24 hands")
+    assert one.startswith("3 tables × 4 deals × 2 seatings: 24 hands")
     assert "heuristic − random" in one and "Bradley–Terry" in one
     written = records.read_text()
     assert len(written.splitlines()) == 24
@@ -83,3 +96,10 @@ def test_bad_options_exit_2_with_one_line(capsys):
     assert "at least two different bots" in capsys.readouterr().err
     assert main(["tournament", "--bots", "rule,random", "--resume"]) == 2
     assert "--resume: give the --records file" in capsys.readouterr().err
+
+
+def test_every_seating_plays_each_deal_in_every_order(capsys):
+    args = ["tournament", "--bots", "heuristic,rule,random", "--deals", "2", "--quiet"]
+    assert main([*args, "--every-seating", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 tables × 2 deals × 6 seatings: 12 hands")
