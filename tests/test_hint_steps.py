@@ -114,3 +114,54 @@ def test_staged_choices_the_seat_cannot_make_are_refused():
     not_mine = next(c for c in view.rules.deck.cards if c not in view.my_cards)
     with pytest.raises(StagedError):
         next_step(view, [PileCard(seat, not_mine)])
+
+
+def test_the_hint_rpc_takes_the_staged_choices_and_a_waiting_seat():
+    """Over gRPC: the staged pile card goes with the request (nothing is sent), a card
+    not held is refused as MALFORMED, and a seat that has sent its pile card while the
+    others still think gets its passes ranked (not NOT_YOUR_TURN)."""
+    import grpc
+    from cursedbottle.server.wire import card_msg
+    from cursedbottle.v1 import game_pb2, table_pb2
+    from test_server_support import (
+        add_bots,
+        create,
+        refused,
+        rules,
+        run,
+        seat_humans,
+        serving,
+        table_of,
+    )
+
+    async def main():
+        async with serving(bot_delay=5.0) as (running, stub):
+            table_id, host = await create(stub, rules(3))
+            (me,) = await seat_humans(stub, table_id, 1)
+            await add_bots(stub, table_id, host, 2)
+            await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+            game = table_of(running, table_id).game
+            player = me.seat
+            view = game.view(player)
+            if view.pile_owed == 0:
+                pytest.skip("this seat deals and lays no pile card")
+            card = view.my_cards[0]
+
+            def ask(*staged):
+                return stub.Hint(table_pb2.HintRequest(
+                    table_id=table_id, token=me.token, budget_ms=100, staged=list(staged)))
+
+            pile = game_pb2.Action(pile=game_pb2.PileCardAction(card=card_msg(card)))
+            hint = await ask(pile)
+            assert {a.action.WhichOneof("kind") for a in hint.actions} == {"pass_card"}
+            assert card.ascii not in {a.action.pass_card.card.code for a in hint.actions}
+            assert not game.view(player).my_pile_cards  # nothing was sent
+            other = next(c for c in game.rules.deck.cards if c not in view.my_cards)
+            bad = game_pb2.Action(pile=game_pb2.PileCardAction(card=card_msg(other)))
+            await refused(ask(bad), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED")
+            await stub.Act(table_pb2.ActRequest(table_id=table_id, token=me.token, action=pile))
+            assert game.view(player).legal_actions == ()  # the bots are still thinking
+            hint = await ask()
+            assert {a.action.WhichOneof("kind") for a in hint.actions} == {"pass_card"}
+
+    run(main())
