@@ -197,3 +197,44 @@ def test_join_table_then_leave_lands_in_the_lobby_not_out_of_the_program(lang):
             await channel.close()
 
     run(main())
+
+
+def test_after_the_game_play_again_makes_the_table_anew():
+    """The game-over screen's n (app.play_again) at a LAN table made here makes the same
+    table anew, which waits for its start; leaving it (app.back_to_lobby) shows the lobby
+    with the cursor on it."""
+    from client_support import play_by_keys
+    from cursedbottle.client.popups import GameOverScreen
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, name="Ann", remember_seats=False)
+            async with app.run_test(size=SIZE) as pilot:
+                lobby, form = await new_table_form(pilot, app)
+                form.query_one("#players").value = 2
+                form.query_one("#end").value = "hands"
+                form.query_one("#value").value = "1"
+                form.query_one("#bots").value = "rule"
+                await pilot.pause()
+                await pilot.click("#ok")
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+                first = app.screen.table.seat.table_id
+                await until(pilot, lambda: app.tr("r_full") in _flat(app))
+                await pilot.press("s")
+                await play_by_keys(pilot, app, lambda s: isinstance(app.screen, GameOverScreen))
+                await pilot.press("n")  # play again: the same table, anew
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen)
+                            and app.screen.table.seat.table_id != first)
+                room = app.screen
+                await until(pilot, lambda: room.info is not None and len(room.info.seats) >= 2)
+                assert [s.kind for s in room.info.seats][:2] == [HUMAN, BOT]
+                assert room.info.rules.hands == 1
+                await pilot.press("q")  # not started: straight back to the lobby
+                await until(pilot, lambda: app.screen is lobby)
+                await until(pilot, lambda: len(lobby.tables) == 2)
+                await pilot.pause()
+                row = lobby.query_one("#tables").cursor_row
+                assert lobby.tables[row].table_id == room.table.seat.table_id
+                assert app.is_running
+
+    run(main())
