@@ -51,8 +51,15 @@ def hand_loader(session: Session, seat: Seat, hand: int) -> Loader:
 def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
     if 0 <= seat < len(review.seats):
         s = review.seats[seat]
-        return tr("lopaka") if s.lopaka and not s.name else (
-            shown_name(tr, s.name) if s.name else f"#{seat + 1}")
+        if s.lopaka and not s.name:
+            return tr("lopaka")
+        if not s.name:
+            return f"#{seat + 1}"
+        name = shown_name(tr, s.name)
+        # two "rule bot"s: told apart by their seat, as at the table (without Lopaka a
+        # hand's seats are the table's)
+        same = sum(shown_name(tr, o.name) == name for o in review.seats)
+        return name if same == 1 else f"{name} {seat + 1}"
     if 0 <= seat < len(review.hand.names):
         return shown_name(tr, review.hand.names[seat])
     return f"#{seat + 1}"

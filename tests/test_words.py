@@ -174,3 +174,23 @@ def test_counts_take_the_plural_they_need(lang, one, two):
     tr = Tr(lang)
     assert tr.count("cards", 1) == one and tr.count("cards", 2) == two
     assert table_name_of(tr, tr("you_name")) == tr("your_table")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_bot_has_the_same_name_at_the_table_in_the_review_and_in_text_mode(lang):
+    from cursedbottle.cli.text_table import bot_names
+    from cursedbottle.client.log_lines import seat_name
+    from cursedbottle.client.review import _seat_name
+    from cursedbottle.v1 import table_pb2
+
+    tr = Tr(lang)
+    names = ["Ann", "rule bot", "rule bot", "strong:0.3 bot"]
+    info = table_pb2.TableInfo(seats=[table_pb2.SeatInfo(seat=i, name=n)
+                                      for i, n in enumerate(names)])
+    review = table_pb2.HandReview(seats=[table_pb2.SeatReview(name=n) for n in names])
+    at_table = [seat_name(tr, info, s, None) for s in range(4)]
+    assert at_table == [_seat_name(review, s, tr) for s in range(4)]
+    bot = tr("bot_rule")
+    assert at_table == ["Ann", f"{bot} 2", f"{bot} 3", tr("bot_strong")]
+    if lang == "en":  # text mode speaks English
+        assert ["Ann", *bot_names(["rule", "rule", "strong:0.3"])] == at_table
