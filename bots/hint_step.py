@@ -64,6 +64,8 @@ def next_step(view: SeatView, staged: Sequence[Action] = ()) -> SeatView:
     for (to, _card), (want, _hand) in zip(passes, plan, strict=False):
         if to != want:
             raise StagedError(f"staged: a pass to seat {to} where the setup asks for seat {want}")
+    if owed > 0 and not staged:
+        return view  # the pile cards the server asks for: the view as it is
     phase, to_hand = view.phase, view.pass_to_hand
     legal: tuple[Action, ...] = ()
     if owed > 0:
