@@ -15,6 +15,9 @@ from .simulation import HandResult
 
 
 def plot_scores(results: Iterable[HandResult], path: str) -> None:
+    """Each bot's scores as the share of its own hands per score, so bots that
+    played different numbers of hands (a bot in two seats: twice as many)
+    compare; its mean per hand is marked and named in the legend."""
     scores: dict[str, list[int]] = defaultdict(list)
     for r in results:
         for player, name in enumerate(r.bots):
@@ -24,17 +27,23 @@ def plot_scores(results: Iterable[HandResult], path: str) -> None:
     low = min(min(v) for v in scores.values())
     high = max(max(v) for v in scores.values())
     bins = range(low, high + 2, max(1, (high - low) // 40 or 1))
-    for name in names:
+    for i, name in enumerate(names):
+        values = scores[name]
+        mean = sum(values) / len(values)
+        colour = f"C{i % 10}"
         ax.hist(
-            scores[name],
+            values,
             bins=bins,
+            weights=[100 / len(values)] * len(values),
             histtype="step",
             linewidth=1.5,
-            label=f"{name} (n={len(scores[name])})",
+            color=colour,
+            label=f"{name}: mean {mean:+.1f} per hand ({len(values)} hands)",
         )
-    ax.set_xlabel("score per hand")
-    ax.set_ylabel("hands")
-    ax.set_title("Cursed Bottle: score per hand by bot")
+        ax.axvline(mean, color=colour, linestyle="--", linewidth=1)
+    ax.set_xlabel("score per hand (dashed: the bot's mean)")
+    ax.set_ylabel("% of the bot's hands")
+    ax.set_title("Cursed Bottle: how often each bot scored what, per hand")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path)

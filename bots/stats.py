@@ -123,8 +123,9 @@ def summarise(results: Iterable[HandResult]) -> Summary:
     )
 
 
-def format_summary(summary: Summary, price_name=None) -> str:
-    """The end-of-run table, as text (the same bytes for the same results)."""
+def format_summary(summary: Summary, price_name=None, unit: str = "deals") -> str:
+    """The end-of-run table, as text (the same bytes for the same results), with a
+    key that says what each column means; `unit`: what the comparisons pair over."""
 
     def price(p: float) -> str:
         if math.isnan(p):
@@ -133,7 +134,7 @@ def format_summary(summary: Summary, price_name=None) -> str:
 
     rows = [
         f"{'bot':<12} {'hands':>7} {'mean/hand':>10} {'95% CI':>18} {'games won':>10} "
-        f"{'bottle':>7}  price when stuck"
+        f"{'bottle':>7}  its final price"
     ]
     for line in summary.bots:
         s = line.score
@@ -143,12 +144,20 @@ def format_summary(summary: Summary, price_name=None) -> str:
             f"{line.name:<12} {line.hands:>7} {s.mean:>+10.2f} {ci:>18} {won:>10} "
             f"{line.bottle_rate:>6.1%}  {price(line.price_when_stuck)}"
         )
-    rows.append(f"mean final price: {price(summary.mean_final_price)} over {summary.hands} hands")
+    rows += [
+        "  mean/hand: points per hand; 95% CI: the true mean lies in this range, 95% sure;",
+        "  bottle: the hands it ended holding the bottle; its final price: the bottle's mean",
+        "  price in those hands (its place in the order of cards, and the card there).",
+        f"the bottle's mean final price: {price(summary.mean_final_price)} over "
+        f"{summary.hands} hands",
+    ]
     for c in summary.comparisons:
         d = c.difference
-        verdict = "clear" if d.n > 1 and (d.low > 0 or d.high < 0) else "not clear"
+        clear = d.n > 1 and (d.low > 0 or d.high < 0)
+        verdict = f"{c.better} is better" if clear else "no clear difference"
         rows.append(
-            f"{c.better} − {c.worse}: {d.mean:+.2f} ± {d.half_width:.2f} per hand "
-            f"(paired over {d.n} units; {verdict})"
+            f"{c.better} − {c.worse}: {d.mean:+.2f} ± {d.half_width:.2f} points per hand "
+            f"(the same {d.n} {unit if d.n != 1 else unit.removesuffix('s')} for both; "
+            f"{verdict})"
         )
     return "\n".join(rows)

@@ -61,15 +61,38 @@ def draw(path: str | None, picture: str, what: object) -> str | None:
         return None
     try:
         from cursedbottle.bots import plot
-    except ImportError:
+    except ImportError:  # check_plot said so before the run; this is a last resort
         return "--plot needs matplotlib: pip install 'cursed-bottle[plot]'"
-    getattr(plot, picture)(what, path)
+    try:
+        getattr(plot, picture)(what, path)
+    except OSError as exc:  # the summary is printed already: only the picture is lost
+        return f"--plot: cannot write {path}: {exc.strerror or exc}"
     print(f"plot: {path}")
     return None
 
 
+def check_plot(path: str | None) -> None:
+    """ValueError now, before the run, if `--plot` could not be drawn after it:
+    matplotlib is missing, or the picture's folder is not there to write in."""
+    if not path:
+        return
+    import os
+
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'cursed-bottle[plot]' "
+                         "(or leave out --plot)") from None
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"--plot: {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--plot: {path}: cannot write in {folder}")
+
+
 def check_run_arguments(args: argparse.Namespace) -> None:
-    """ValueError for options that do not go together."""
+    """ValueError for options that do not go together (and a --plot that cannot be drawn)."""
+    check_plot(getattr(args, "plot", None))
     if args.workers is not None and args.workers < 1:
         raise ValueError("--workers: give a positive number of processes")
     if args.resume and not args.records:

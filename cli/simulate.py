@@ -86,6 +86,6 @@ def run(args: argparse.Namespace) -> int:
             return deck.joker_name.lower()
         return deck.cards[min(i, len(deck) - 1)].ascii
 
-    print(format_summary(summarise(results), price_name))
+    print(format_summary(summarise(results), price_name, unit=unit_name))
     error = draw(args.plot, "plot_scores", results)
     return fail(error) if error else 0

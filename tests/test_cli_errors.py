@@ -313,3 +313,76 @@ def test_the_app_words_a_missing_table_as_a_refusal_not_as_unreachable(lang, say
                 assert "erreichbar" not in shown()
 
     run(main())
+
+
+# ------------------------------------------------------------------- simulate
+
+
+@pytest.fixture(scope="module")
+def no_matplotlib(tmp_path_factory) -> dict[str, str]:
+    """An environment in which `import matplotlib` fails, as on an install without
+    the plot extra."""
+    folder = tmp_path_factory.mktemp("hide") / "matplotlib"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("raise ImportError('not installed')\n")
+    return {**ENV, "PYTHONPATH": str(folder.parent)}
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--seats", "heuristic,rule,random", "--hands", "100000"],
+    ["tournament", "--bots", "heuristic,rule,random", "--deals", "100000"],
+])
+def test_plot_without_matplotlib_is_refused_before_the_run(no_matplotlib, tmp_path, command):
+    start = time.monotonic()
+    done = subprocess.run([*CLI, *command, "--quiet", "--plot", str(tmp_path / "p.png")],
+                          capture_output=True, text=True, env=no_matplotlib, timeout=60)
+    assert time.monotonic() - start < FEW_SECONDS  # 100000 deals would take minutes
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("cursed-bottle: --plot needs matplotlib: pip install "
+                           "'cursed-bottle[plot]' (or leave out --plot)\n")
+
+
+def test_plot_into_a_missing_folder_is_refused_before_the_run(tmp_path):
+    line = refused("simulate", "--seats", "rule,random", "--hands", "100000",
+                   "--plot", str(tmp_path / "nowhere" / "p.png"))
+    assert f"there is no folder {tmp_path / 'nowhere'}" in line
+
+
+def test_the_summary_says_what_its_columns_mean_in_plain_words():
+    code, out, err, _ = cli("simulate", "--seats", "rule,random", "--games", "1",
+                            "--game-hands", "1", "--seed", "2", "--quiet", "--workers", "1")
+    assert code == 0, err
+    assert "no clear difference" in out and "not clear" not in out and "units" not in out
+    assert "price when stuck" not in out
+    assert "mean/hand: points per hand; 95% CI: the true mean lies in this range" in out
+    assert "bottle: the hands it ended holding the bottle" in out
+    assert "(the same 1 game for both; no clear difference)" in out
+
+
+def test_the_plot_compares_shares_of_each_bots_hands_not_counts(monkeypatch, tmp_path):
+    """A bot in two seats has twice the hands: each curve is its own hands' share
+    (100% in all), and the legend names its mean per hand."""
+    from cursedbottle.bots import plot
+    from cursedbottle.bots.simulation import HandResult
+    from matplotlib.axes import Axes
+
+    figures, shares = [], []
+    monkeypatch.setattr(plot.plt, "close", figures.append)
+    real_hist = Axes.hist
+
+    def hist(self, *args, **kw):
+        drawn = real_hist(self, *args, **kw)
+        shares.append(drawn[0])
+        return drawn
+
+    monkeypatch.setattr(Axes, "hist", hist)
+    results = [HandResult(u, 0, 1, ("a", "b", "b"), (u % 7, -(u % 5), 3), None, 1.0)
+               for u in range(60)]
+    plot.plot_scores(results, str(tmp_path / "p.png"))
+    (ax,) = figures[0].axes
+    assert ax.get_ylabel() == "% of the bot's hands"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["a: mean +2.9 per hand (60 hands)", "b: mean +0.5 per hand (120 hands)"]
+    assert len(shares) == 2
+    for heights in shares:
+        assert sum(heights) == pytest.approx(100)
