@@ -209,10 +209,13 @@ def run_local(jobs: Sequence[Job], workers: int | None = None) -> Iterator[Finis
             pool.submit(run_jobs, [jobs[i] for i in batch]): batch
             for batch in chunks(len(jobs), workers)
         }
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield from zip(pending.pop(future), future.result(), strict=True)
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield from zip(pending.pop(future), future.result(), strict=True)
+        finally:  # stopped early (Ctrl-C, an error): drop the batches not started
+            pool.shutdown(cancel_futures=True)
 
 
 def in_order(finished: Iterable[Finished], start: int = 0) -> Iterator[Finished]:
