@@ -45,7 +45,10 @@ def best_now(hint: table_pb2.HintResponse | None, now: str,
     return best
 
 
-def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
+def describe_action(model: TableModel, action: game_pb2.Action,
+                    hand: int | None = None) -> Text:
+    """The action in a few signs: "⚱ 5♥", "5♥ → Bob (hand 2)"; `hand` is the receiver's
+    hand of a pass where the hint's reason names it (a pass ranked ahead of its stage)."""
     tr = model.tr
     kind = action.WhichOneof("kind")
     if kind == "choose_open":
@@ -53,7 +56,8 @@ def describe_action(model: TableModel, action: game_pb2.Action) -> Text:
     if kind == "pass_card":
         out = card_text(tr, action.pass_card.card)
         out.append(f" → {model.name(action.pass_card.to)}")
-        hand = model.target_hand()  # Devil's Eye: which of the opponent's hands
+        if hand is None:
+            hand = model.target_hand()  # Devil's Eye: which of the opponent's hands
         if hand is not None:
             out.append(f" ({tr('hand_n', n=hand + 1)})")
         return out
@@ -121,7 +125,9 @@ def hint_lines(model: TableModel, hint: table_pb2.HintResponse) -> Group:
     best = max((a.expected_value for a in valued), default=0.0)
     shares = dict(zip((id(a) for a in valued), percentages([a.best_share for a in valued]),
                       strict=True))
-    described = [describe_action(model, line.action) for line in hint.actions]
+    described = [describe_action(model, line.action,
+                                 line.why.hand if line.why.HasField("hand") else None)
+                 for line in hint.actions]
     width = min(24, max([6] + [len(d.plain) for d in described]))
     points_w = max(len(tr("hint_col_points")), 13)
     gap_w = 28

@@ -188,6 +188,8 @@ def test_a_hint_at_the_second_pass_sends_nothing_and_esc_takes_back_one_step():
                 assert kinds == {"pass_card"}
                 assert not staged & {a.action.pass_card.card.code for a in screen.hint.actions}
                 assert all(a.why.hand == 1 for a in screen.hint.actions if a.why.kind)
+                await until(pilot, lambda: app.screen.ready)
+                assert f"→ {m.name(opponent)} (Hand 2" in screen_text(app)  # ahead of its stage
                 await pilot.press("escape")  # close the hint
                 await pilot.press("escape")  # take back the last choice: the first pass
                 await pilot.pause()
