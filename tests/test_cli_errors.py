@@ -193,6 +193,22 @@ def test_serve_on_an_unknown_name_says_so():
     assert "--host no-such-host.invalid: no such name" in line and "in use" not in line
 
 
+def test_serve_on_every_network_says_how_to_join_it():
+    from cursedbottle.server.address import local_addresses
+
+    mine = local_addresses()
+    if not mine:
+        pytest.skip("this machine has no network address but loopback")
+    process = subprocess.Popen([*CLI, "serve", "--port", "0", "--no-db"],
+                               stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        port = re.search(r"listening on 0\.0\.0\.0:(\d+)", process.stderr.readline()).group(1)
+        assert f"join with: cursed-bottle join {mine[0]}:{port}" in process.stderr.readline()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
+
+
 # ------------------------------------------------------------------- the bright house
 
 
