@@ -8,6 +8,7 @@ table there goes back to the lobby.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -89,6 +90,8 @@ class CursedBottleApp(App):
         self.session: Session | None = None
         #: The last table this client made from the form (what "play again" makes anew).
         self.last_new: NewTable | None = None
+        #: The table screens whose waiting room has been shown (once each).
+        self._rooms: weakref.WeakSet[TableScreen] = weakref.WeakSet()
         self.title = self.tr("title")
 
     def on_mount(self) -> None:
@@ -219,11 +222,10 @@ class CursedBottleApp(App):
         if (
             info is None or info.state != table_pb2.TABLE_STATE_WAITING or table.model.started
             or table not in self.screen_stack
-            or any(isinstance(s, WaitingScreen) and s.table is table for s in self.screen_stack)
-            or getattr(table, "_room_shown", False)
+            or table in self._rooms
         ):
             return
-        table._room_shown = True  # noqa: SLF001 (the app's own mark on its screen)
+        self._rooms.add(table)
         self.push_screen(WaitingScreen(table))
 
     def _table(self) -> TableScreen | None:
