@@ -223,3 +223,28 @@ def test_a_lost_worker_s_units_are_run_again(tmp_path, capsys, two_nodes):
     assert run.returncode == 0, err
     assert out == out1
     assert records.read_text() == rec1
+
+
+def test_a_tournament_on_the_cluster_says_what_it_says_locally(capsys, two_nodes):
+    args = [
+        "tournament",
+        "--bots",
+        "rule,random,heuristic",
+        "--players",
+        "2",
+        "--deals",
+        "3",
+        "--quiet",
+    ]
+    assert main([*args, "--workers", "1"]) == 0
+    local = capsys.readouterr().out
+    done = subprocess.run(
+        [str(BIN / "cursed-bottle"), *args, "--ray-address", two_nodes],
+        capture_output=True,
+        text=True,
+        env=CLUSTER_ENV,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == local
+    assert _units_run(done.stderr)[0] == 9  # 3 tables × 3 deals
