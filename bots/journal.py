@@ -101,7 +101,7 @@ def carry_out(
         progress(len(done), len(jobs))
     complete = False
     try:
-        for k, hands in runner([jobs[i] for i in todo]):
+        for k, hands in runner([jobs[i] for i in todo]) if todo else ():
             done[todo[k]] = hands
             if journal:
                 journal.append(hands)
