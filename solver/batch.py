@@ -1,0 +1,161 @@
+"""Many deals solved at once: a batch of positions on a few threads.
+
+The compiled search runs without the GIL, so positions solved in different
+threads are solved in parallel.  The strong bot, the hints and the review
+solve many positions per decision (the guessed deals of one information set,
+every card of a hand); `solve_many` hands them out to `threads` worker
+threads, each solving one position after the other with its own table, and
+returns the `Solution`s in input order, the values exactly those of solving
+one by one (the node counts may differ: they depend on the table a solve
+meets).
+
+Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
+stops every thread within 65,536 nodes; so does the first error of any
+position (it is raised in the caller) and the batch's time limit, which is
+wall-clock time for the whole batch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections.abc import Sequence
+
+from ..engine.hand import Hand
+from ..engine.position import Position
+from .api import Solution, solve_hand
+from .cancel import Cancelled, CancelToken, cancellable, current_token
+from .model import Model
+
+#: How often (seconds) the waiting caller looks at its token and the clock.
+POLL_SECONDS = 0.002
+
+
+def default_threads() -> int:
+    """The cores of the machine (the batch's default)."""
+    return os.cpu_count() or 1
+
+
+def solve_many(
+    positions: Sequence[Hand | Position],
+    *,
+    model: Model | str = Model.PARANOID,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    cancel: CancelToken | None = None,
+    opts: int | None = None,
+) -> list[Solution]:
+    """The `Solution` of every position (engine Hands in their play phase or
+    FORMATS.md positions), in input order, solved on at most `threads`
+    threads (None: `default_threads()`; never more than there are positions).
+
+    `model` is every solve's (`api.solve_hand`).  Past `time_limit` seconds
+    of wall-clock time for the whole batch it raises TimeoutError; once
+    `cancel` (by default this thread's current token) is cancelled it raises
+    `Cancelled`.  Either way every thread has stopped when it returns.  With
+    one thread the positions are solved in the calling thread.
+    """
+    hands = [p.to_hand() if isinstance(p, Position) else p for p in positions]
+    model = Model(model)
+    count = min(default_threads() if threads is None else threads, len(hands))
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads: {threads} is not at least 1")
+    outer = cancel if cancel is not None else current_token()
+    if outer is not None:
+        outer.check()
+    if not hands:
+        return []
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if count == 1:
+        return [_solve_inline(hand, model, deadline, time_limit, outer, opts) for hand in hands]
+    return _Batch(hands, model, count, opts).run(deadline, time_limit, outer)
+
+
+def _solve_inline(
+    hand: Hand,
+    model: Model,
+    deadline: float | None,
+    time_limit: float | None,
+    token: CancelToken | None,
+    opts: int | None,
+) -> Solution:
+    """One position in the calling thread, within what is left of the batch's time."""
+    left = None
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no answer within {time_limit:g} s for the batch")
+    try:
+        return solve_hand(hand, opts, time_limit=left, cancel=token, model=model)
+    except TimeoutError:
+        raise TimeoutError(f"no answer within {time_limit:g} s for the batch") from None
+
+
+class _Batch:
+    """The worker threads of one `solve_many` call and what they found."""
+
+    def __init__(self, hands: list[Hand], model: Model, threads: int, opts: int | None) -> None:
+        self.hands = hands
+        self.model = model
+        self.threads = threads
+        self.opts = opts
+        self.results: list[Solution | None] = [None] * len(hands)
+        #: The next position to take (next() on a count is atomic under the GIL).
+        self.next = itertools.count()
+        #: The workers' own token: the caller's cancel, an error or the clock sets it.
+        self.token = CancelToken()
+        self.errors: list[tuple[int, BaseException]] = []
+        self.lock = threading.Lock()
+
+    def run(
+        self, deadline: float | None, time_limit: float | None, outer: CancelToken | None
+    ) -> list[Solution]:
+        workers = [
+            threading.Thread(target=self._work, name=f"cb-batch-{i}", daemon=True)
+            for i in range(self.threads)
+        ]
+        for worker in workers:
+            worker.start()
+        timed_out = False
+        try:
+            for worker in workers:
+                while worker.is_alive():
+                    worker.join(POLL_SECONDS)
+                    if outer is not None and outer.cancelled:
+                        self.token.cancel()
+                    elif deadline is not None and time.monotonic() > deadline:
+                        timed_out = not self.token.cancelled
+                        self.token.cancel()
+        except BaseException:  # Ctrl-C in the caller: stop the workers first
+            self.token.cancel()
+            for worker in workers:
+                worker.join()
+            raise
+        if outer is not None and outer.cancelled:
+            outer.check()
+        if timed_out:
+            raise TimeoutError(f"no answer within {time_limit:g} s for the batch")
+        own = [(i, e) for i, e in self.errors if not isinstance(e, Cancelled)]
+        if own:
+            raise min(own, key=lambda ie: ie[0])[1]
+        if self.errors:  # cancelled without a cause here: cannot happen, but say so
+            raise self.errors[0][1]
+        return self.results  # type: ignore[return-value]
+
+    def _work(self) -> None:
+        with cancellable(self.token):
+            while not self.token.cancelled:
+                index = next(self.next)
+                if index >= len(self.hands):
+                    return
+                try:
+                    self.results[index] = solve_hand(
+                        self.hands[index], self.opts, cancel=self.token, model=self.model
+                    )
+                except BaseException as error:  # noqa: BLE001 - handed to the caller
+                    with self.lock:
+                        self.errors.append((index, error))
+                    self.token.cancel()
+                    return
