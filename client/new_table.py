@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from .i18n import Tr
-from .log_lines import table_name_of
+from .log_lines import shown_name, table_name_of
 
 BOTS = ("strong", "heuristic", "rule", "random")
 #: The most seats a game has (the Bottle Imp for six).
@@ -55,9 +55,14 @@ def player_options(tr: Tr, game: str) -> list[tuple[str, int]]:
     return [(tr("p_devils_eye") if game == "imp" and n == 2 else str(n), n) for n in counts]
 
 
+def bot_label(tr: Tr, bot: str) -> str:
+    """A bot's level as the reader calls it ("rule bot", German "Regel-Bot")."""
+    return shown_name(tr, f"{bot} bot")
+
+
 def seat_options(tr: Tr) -> list[tuple[str, str]]:
     """One seat's choices: open for a person, or a bot of a level."""
-    return [(tr("l_open"), "")] + [(tr("l_bot", bot=b), b) for b in BOTS]
+    return [(tr("l_open"), "")] + [(bot_label(tr, b), b) for b in BOTS]
 
 
 def delay_text(tr: Tr, seconds: float) -> str:
@@ -113,8 +118,7 @@ class CreateScreen(ModalScreen["NewTable | None"]):
                 [(tr("w_play"), "play"), (tr("w_watch"), "watch")],
                 value="play", allow_blank=False, compact=True, id="who"))
             yield row(tr("f_fill"), Select(
-                [(tr("l_open"), "")] + [(tr("l_bot", bot=b), b) for b in BOTS],
-                value="", allow_blank=False, compact=True, id="bots"))
+                seat_options(tr), value="", allow_blank=False, compact=True, id="bots"))
             yield row(tr("f_seat", n=1), Static(tr("l_you", name=self.player_name),
                                                 id="youseat", markup=False), "yourow")
             for n in range(MOST_SEATS):
@@ -126,7 +130,8 @@ class CreateScreen(ModalScreen["NewTable | None"]):
                 [(delay_text(tr, s), s) for s in STAND_IN_DELAYS], value=STAND_IN_DEFAULT,
                 allow_blank=False, compact=True, id="standin"))
             yield row(tr("f_stand_in_bot"), Select(
-                [(b, b) for b in BOTS], value=STAND_IN_BOT, allow_blank=False, compact=True,
+                [(bot_label(tr, b), b) for b in BOTS], value=STAND_IN_BOT, allow_blank=False,
+                compact=True,
                 id="standinbot"))
             yield Static(id="formmsg", markup=False)
             yield Horizontal(Button(tr("b_create"), variant="primary", id="ok", compact=True),

@@ -402,7 +402,6 @@ DE: dict[str, str] = {
     # issue 16: L
     "f_fill": "Andere Plätze füllen",
     "l_open": "frei: ein Mensch setzt sich",
-    "l_bot": "Bot „{bot}“",
     "f_seat": "Platz {n}",
     "l_you": "{name} (du)",
     "f_stand_in": "Abwesende Spieler",

@@ -389,7 +389,6 @@ EN: dict[str, str] = {
     # issue 16: L
     "f_fill": "Fill the other seats",
     "l_open": "open: a person joins",
-    "l_bot": "{bot} bot",
     "f_seat": "Seat {n}",
     "l_you": "{name} (you)",
     "f_stand_in": "Absent players",

@@ -11,6 +11,7 @@ someone says so (Enter or s), never by itself.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import ClassVar
 
 import grpc
@@ -25,10 +26,12 @@ from textual.widgets import DataTable, Static
 from .literal import plain, plain_cells
 from .lobby import rules_text
 from .log_lines import shown_name
-from .new_table import BOTS, STAND_IN_DELAYS, delay_text
+from .new_table import BOTS, STAND_IN_DELAYS, bot_label, delay_text
 from .refusals import refusal
 from .table import TableScreen
 
+#: How long a word on a key stands before the cue comes back.
+MESSAGE_SECONDS = 6.0
 EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
                      table_pb2.SEAT_KIND_BOT)
 
@@ -76,6 +79,7 @@ class WaitingScreen(Screen):
         self.tr = table.tr
         self.level = "heuristic"
         self.message: Text | str = ""
+        self._message_until = 0.0
         #: The calls go one after the other, in the order of the keys.
         self._calls = asyncio.Lock()
         #: The table as the host's last SetStandIns answered (fresher than the stream).
@@ -121,14 +125,16 @@ class WaitingScreen(Screen):
             grid.add_row(*plain_cells(tr("f_seat", n=seat.seat + 1), who_text(tr, seat, me)))
         if seats:
             grid.move_cursor(row=min(row or 0, len(seats) - 1))
-        settings = [tr("r_level", bot=self.level)]
+        settings = [tr("r_level", bot=bot_label(tr, self.level))]
         if info is not None:
             stand_in = delay_text(tr, info.stand_in_after_seconds)
             if info.stand_in_after_seconds > 0 and info.stand_in_bot:
-                stand_in += f" ({info.stand_in_bot})"
+                stand_in += f" ({bot_label(tr, info.stand_in_bot)})"
             settings.append(tr("r_stand_ins", what=stand_in))
         self.query_one("#roomsettings", Static).update(plain("\n".join(settings)))
-        self.query_one("#roommsg", Static).update(self.message or plain(self._cue(seats)))
+        fresh = self.message and time.monotonic() < self._message_until
+        self.query_one("#roommsg", Static).update(self.message if fresh
+                                                  else plain(self._cue(seats)))
         keys = tr("r_keys") if self._token() else tr("r_keys_watch")
         if self._host():
             keys += "\n" + tr("r_keys_host")
@@ -143,7 +149,11 @@ class WaitingScreen(Screen):
         return self.tr("r_full")
 
     def _say(self, message: Text | str) -> None:
+        """A word on what a key did (a refusal, a hint): it stands a few seconds, then
+        the cue comes back."""
         self.message = message
+        self._message_until = time.monotonic() + MESSAGE_SECONDS
+        self.set_timer(MESSAGE_SECONDS, self._draw)
         self._draw()
 
     # ------------------------------------------------------------------ acting

@@ -13,6 +13,7 @@ from client_support import SIZE, local_server, new_table_form, run, screen_text,
 from cursedbottle.client import CursedBottleApp
 from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS
+from cursedbottle.client.new_table import bot_label
 from cursedbottle.client.seat_options import SeatsScreen
 from cursedbottle.client.table import TableScreen
 from cursedbottle.client.waiting import WaitingScreen
@@ -75,7 +76,7 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 await pilot.press("down", "down", "x")
                 await until(pilot, lambda: [s.kind for s in room.info.seats][2] == EMPTY)
                 await pilot.press("l", "l")  # heuristic → rule → random
-                assert tr("r_level", bot="random") in _flat(app)
+                assert tr("r_level", bot=bot_label(tr, "random")) in _flat(app)
                 await pilot.press("b")
                 await until(pilot, lambda: room.info.seats[2].bot == "random")
                 # The host's stand-ins, a step per key (none lost when pressed quickly):
@@ -143,8 +144,8 @@ def test_a_stand_in_plays_for_an_absent_friend_and_the_seats_say_so(lang):
                 room = app.screen
                 await until(pilot, lambda: room.info is not None)
                 assert room.info.stand_in_after_seconds == 5
-                assert tr("r_stand_ins", what=tr("l_stand_after", s="5") + " (heuristic)") \
-                    in _flat(app)
+                said = tr("l_stand_after", s="5") + f" ({bot_label(tr, 'heuristic')})"
+                assert tr("r_stand_ins", what=said) in _flat(app)
                 session, table_id = app.session, room.table.seat.table_id
                 await session.join(table_id, "Bob")  # Bob sits down and goes
                 await until(pilot, lambda: tr("r_waiting", seats=tr("r_seat", n=3))
