@@ -45,7 +45,10 @@ class PimcBot:
     """`budget` is seconds per decision (`pimc:0.3`), `samples` guessed deals
     per decision (`pimc:n64`, budget None: the same effort on a loaded
     machine as on an idle one); with both, whichever ends first.  `name`: the
-    bot's name with its effort, so statistics keep efforts apart."""
+    bot's name with its effort, so statistics keep efforts apart.  `threads`:
+    the exact solves of that many guessed deals run at once (solver/batch.py;
+    1 where processes already run in parallel, as in a bot-vs-bot simulation);
+    the values are the same for any number."""
 
     name = "pimc"
 
@@ -55,8 +58,10 @@ class PimcBot:
         budget: float | None = 1.0,
         samples: int | None = None,
         name: str | None = None,
+        threads: int = 1,
     ) -> None:
         self.name = type(self).name if name is None else name
+        self.threads = threads
         self.rng = random.Random(seed)
         self.budget = budget
         self.samples = samples
@@ -65,7 +70,7 @@ class PimcBot:
     def rank(self, view: SeatView) -> list[ActionValue]:
         """Every legal action with its value as this bot sees it, best first (the
         hints show the strong bot's)."""
-        return evaluate(view, self.rng, self.budget, self.samples)
+        return evaluate(view, self.rng, self.budget, self.samples, threads=self.threads)
 
     def act(self, view: SeatView) -> Action:
         actions = view.legal_actions

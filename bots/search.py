@@ -69,7 +69,7 @@ def exact_cards_for(rules: Rules) -> int:
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
-#: The model of the exact solves in `_deal_values` (ActionValue.model): change
+#: The model of the exact solves in `_deals_values` (ActionValue.model): change
 #: both together, the hint's sentence says it to the player.
 EXACT_MODEL = "paranoid"
 
@@ -112,6 +112,7 @@ def evaluate(
     deals: Callable[[], Deal] | None = None,
     model: str = EXACT_MODEL,
     policy: Callable[[Hand], tuple[int, ...]] = rollout,
+    threads: int = 1,
 ) -> list[ActionValue]:
     """Every legal action of the view with its mean value, best first.
 
@@ -120,6 +121,9 @@ def evaluate(
     the same deal drawn again is valued once.  `model` is the solver's model
     for the exact values ("paranoid" or "maxn"), `policy` plays the play
     phase's rollouts out (default: Lopaka's policy for every seat).
+    `threads`: the exact solves of up to that many deals at a time run on as
+    many threads (solver/batch.py); the deals are drawn in the same order
+    whatever the number, so a sample-count search gives the same values.
     """
     actions = list(view.legal_actions)
     if not actions:
@@ -138,22 +142,29 @@ def evaluate(
     seen: dict[Deal, tuple[list[float], list[float]]] = {}
     while True:
         t0 = time.perf_counter()
-        if play and deals is not None:
-            deal = deals()
-            if deal not in seen:
-                seen[deal] = _deal_values(view, actions, deal, exact, model, policy)
-            values, rollouts = seen[deal]
-        elif play:
-            deal = sample_deal(view, rng)
-            values, rollouts = _deal_values(view, actions, deal, exact, model, policy)
+        # Exact solves gain from threads; rollouts are Python (one at a time).
+        chunk = max(1, threads) if exact else 1
+        if samples is not None:
+            chunk = min(chunk, samples - done)
+        if play:
+            drawn = [deals() if deals is not None else sample_deal(view, rng) for _ in range(chunk)]
+            fresh = [d for d in dict.fromkeys(drawn) if deals is None or d not in seen]
+            rows_of = _deals_values(view, actions, fresh, exact, model, policy, threads)
+            found = dict(zip(fresh, rows_of, strict=True))
+            if deals is not None:
+                seen.update(found)
+                found = seen
+            rows = [found[d] for d in drawn]
         else:
-            values = rollouts = _setup_values(view, actions, rng)
-        top = max(values)
-        for i, v in enumerate(values):
-            per_deal[i].append(v)
-            tie[i] += rollouts[i]
-            best[i] += v == top
-        done += 1
+            values = _setup_values(view, actions, rng)
+            rows = [(values, values)]
+        for values, rollouts in rows:
+            top = max(values)
+            for i, v in enumerate(values):
+                per_deal[i].append(v)
+                tie[i] += rollouts[i]
+                best[i] += v == top
+        done += len(rows)
         slowest = max(slowest, time.perf_counter() - t0)
         if samples is not None and done >= samples:
             break
@@ -180,30 +191,37 @@ def _tiebreak(action: Action) -> int:
     return action.card.index if hasattr(action, "card") else getattr(action, "hand", 0)
 
 
-def _deal_values(
+def _deals_values(
     view: SeatView,
     actions: list[Action],
-    deal: Deal,
+    deals: list[Deal],
     exact: bool,
     model: str,
     policy: Callable[[Hand], tuple[int, ...]],
-) -> tuple[list[float], list[float]]:
-    """(values, rollout scores) of each action on the deal `deal`."""
-    hand = position_of(view, deal)
-    rollouts = []
-    for action in actions:
-        child = hand.copy()
-        child.push_unchecked(action.card.index)
-        rollouts.append(float(policy(child)[view.seat]))
+    threads: int,
+) -> list[tuple[list[float], list[float]]]:
+    """(values, rollout scores) of each action on each deal of `deals`."""
+    hands = [position_of(view, deal) for deal in deals]
+    rows = []
+    for hand in hands:
+        rollouts = []
+        for action in actions:
+            child = hand.copy()
+            child.push_unchecked(action.card.index)
+            rollouts.append(float(policy(child)[view.seat]))
+        rows.append(rollouts)
     if not exact:
-        return rollouts, rollouts
-    from cursedbottle.solver import solve_hand
+        return [(r, r) for r in rows]
+    from cursedbottle.solver.batch import solve_many
 
     # The exact value decides; the rollouts only order the cards the solver
     # values alike (often all of them, when the seat is doomed whatever it
     # does against opponents who all play against it).
-    values = solve_hand(hand, model=model).values
-    return [float(values[a.card]) for a in actions], rollouts
+    solutions = solve_many(hands, model=model, threads=threads)
+    return [
+        ([float(s.values[a.card]) for a in actions], r)
+        for s, r in zip(solutions, rows, strict=True)
+    ]
 
 
 def _setup_values(view: SeatView, actions: list[Action], rng: random.Random) -> list[float]:

@@ -34,7 +34,8 @@ TEMPER = 1.0
 class StrongBot(PimcBot):
     """`budget` is seconds per decision (`strong:0.3`), `samples` guessed deals
     per decision (`strong:n64`, budget None: the same effort on a loaded
-    machine as on an idle one); with both, whichever ends first."""
+    machine as on an idle one); with both, whichever ends first.  `threads`:
+    as pimc's (the exact solves of that many deals at once)."""
 
     name = "strong"
 
@@ -51,8 +52,9 @@ class StrongBot(PimcBot):
         rollouts: str = "model",
         exact_cards: int | None = None,
         name: str | None = None,
+        threads: int = 1,
     ) -> None:
-        super().__init__(seed, budget, samples, name)
+        super().__init__(seed, budget, samples, name, threads)
         self.temper = temper
         self.model = model
         self.infer = infer
@@ -84,4 +86,5 @@ class StrongBot(PimcBot):
             deals=deals,
             model=model,
             policy=self.policy,
+            threads=self.threads,
         )

@@ -123,10 +123,12 @@ class _Batch:
             for worker in workers:
                 while worker.is_alive():
                     worker.join(POLL_SECONDS)
+                    if self.token.cancelled:
+                        continue
                     if outer is not None and outer.cancelled:
                         self.token.cancel()
                     elif deadline is not None and time.monotonic() > deadline:
-                        timed_out = not self.token.cancelled
+                        timed_out = True
                         self.token.cancel()
         except BaseException:  # Ctrl-C in the caller: stop the workers first
             self.token.cancel()
@@ -154,7 +156,7 @@ class _Batch:
                     self.results[index] = solve_hand(
                         self.hands[index], self.opts, cancel=self.token, model=self.model
                     )
-                except BaseException as error:  # noqa: BLE001 - handed to the caller
+                except BaseException as error:  # handed to the caller
                     with self.lock:
                         self.errors.append((index, error))
                     self.token.cancel()
