@@ -100,6 +100,8 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 await until(pilot, lambda: isinstance(app.screen, SeatsScreen))
                 await until(pilot, lambda: tr("o_away", names="Bob") in _flat(app))
                 assert tr("o_keys_host").split(" · ")[1] in _flat(app)
+                await pilot.press("a")  # the host's stand-ins during the game too: 5 → 15 s
+                await until(pilot, lambda: app.screen.info.stand_in_after_seconds == 15)
                 await pilot.press("down", "r")
                 await until(pilot, lambda: app.screen.info.seats[1].kind == BOT)
                 bob = (await info(table_id)).seats[1]
@@ -110,7 +112,7 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 # Leaving (the seat kept) returns to the lobby, its cursor on this table.
                 await pilot.press("q")
                 await until(pilot, lambda: isinstance(app.screen, QuitScreen))
-                assert tr("q_stand_in", s="5") in _flat(app)  # what keeping the seat means
+                assert tr("q_stand_in", s="15") in _flat(app)  # what keeping the seat means
                 await pilot.press("k")
                 await until(pilot, lambda: app.screen is lobby)
                 await until(pilot, lambda: len(lobby.tables) == 2 and "★" in screen_text(app))
