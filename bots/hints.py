@@ -15,6 +15,7 @@ that look the same to the seat give the same hint for the same seed.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard, Play
@@ -112,16 +113,23 @@ class Hint:
         return self.lines[0].action if self.lines else None
 
 
+#: The threads a hint solves its guessed deals on at once (solver/batch.py): two
+#: at most, the bound the server documents for a hint and a review (server/runner.py).
+HINT_THREADS = min(2, os.cpu_count() or 1)
+
+
 def hint(
     view: SeatView,
     seed: int = 0,
     budget: float | None = 1.0,
     samples: int | None = None,
     model: str = EXACT_MODEL,
+    threads: int = HINT_THREADS,
 ) -> Hint:
     """The ranked actions of `view`; `samples` fixes the work (reproducible),
     `budget` bounds it in seconds (anytime); `model` is the solver's model of the
-    exact values (the search's own by default)."""
+    exact values (the search's own by default); `threads` solve the guessed deals
+    at once (the same values for a given `samples`)."""
     actions = view.legal_actions
     if len(actions) <= 1:
         return Hint(
@@ -131,7 +139,7 @@ def hint(
     # Shown best value first; among equal values in the search's own order.
     # The strong bot's own valuation: its guessed deals, weighed by what the others
     # played, and its rollouts (computed from the seat's view alone).
-    values = StrongBot(seed, budget, samples, model=model).rank(view)
+    values = StrongBot(seed, budget, samples, model=model, threads=threads).rank(view)
     ranked = sorted(values, key=lambda av: -av.value)
     shares = fair_shares(ranked)
     top = ranked[0]

@@ -39,7 +39,7 @@ from .errors import denied, exhausted, invalid, not_found, precondition
 from .lobby import Lobby
 from .review_msgs import FinishedHand, review_msg, summary_msg
 from .rows import StoredHand, StoredTable
-from .runner import Job
+from .runner import SOLVER_THREADS, Job
 from .tables import Table
 
 log = logging.getLogger("cursedbottle.server")
@@ -78,7 +78,7 @@ def compute_review(hand: FinishedHand, from_trick: int) -> table_pb2.HandReview:
             "NO_SUCH_HAND", f"hand {hand.number} of table {hand.table_id} is damaged in the "
             "server's database"
         ) from None
-    review = build_review(record, from_trick, names=list(summary.names))
+    review = build_review(record, from_trick, names=list(summary.names), threads=SOLVER_THREADS)
     return review_msg(review, summary, record)
 
 

@@ -33,6 +33,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cursedbottle.bots.hints import HINT_THREADS
 from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
 
 log = logging.getLogger("cursedbottle.server")
@@ -46,6 +47,13 @@ MAX_BOT_DEALS = 256
 #: little throughput and make the event loop and quick bots wait for the GIL
 #: (bench/README.md, "Floods").
 SLOW_BOT_THREADS = max(1, (os.cpu_count() or 2) // 2)
+#: The threads one hint or one review solves its positions on at once (the
+#: guessed deals, the hand's cards: solver/batch.py), each with its own table:
+#: a hint's (`bots.hints.HINT_THREADS`, at most two) for a review too, so the
+#: hint and review pools never run more than twice their threads' searches
+#: (docs/protocol.md, "Limits: bots, hints and reviews").  Bots solve on their
+#: own thread: the bot pool already runs them in parallel.
+SOLVER_THREADS = HINT_THREADS
 #: The interpreter's GIL switch interval while a runner exists (Python's default
 #: is 5 ms): a thread in pure Python (rollouts) holds the GIL until asked to
 #: drop it, and the event loop, woken several times per call, waited up to that

@@ -209,17 +209,27 @@ def analyse(
     (the early positions are the expensive ones).  `model` is the model of
     every solve (`solve_hand`).
     """
+    steps = []
+    for index, card, hand in plays_of(record, first):
+        solution = solve_hand(hand, model=model)
+        steps.append(Step(index, solution.seat, card, solution))
+    return steps
+
+
+def plays_of(record: HandRecord | dict, first: int = 0) -> list[tuple[int, Card, Hand]]:
+    """(index, card, the hand before it) for every play of the record from
+    `first` on: what `analyse` solves (solver/batch.py solves them at once).
+    The record is checked by the engine first (RecordError, ReplayError)."""
     if not isinstance(record, HandRecord):
         record = HandRecord.from_json(record)
     hand = replay_hand(replace(record, plays=()))
     replay_hand(record)  # raises ReplayError at the first illegal play
-    steps: list[Step] = []
+    out = []
     for index, card in enumerate(record.plays):
         if index >= first:
-            solution = solve_hand(hand, model=model)
-            steps.append(Step(index, solution.seat, card, solution))
+            out.append((index, card, hand))
         hand = _place(hand, card)
-    return steps
+    return out
 
 
 def _place(hand: Hand, card: Card) -> Hand:

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 
 from ..engine.hand import Hand
 from ..engine.position import Position
-from .api import Solution, solve_hand
+from ..engine.records import HandRecord
+from .api import Solution, Step, plays_of, solve_hand
 from .cancel import Cancelled, CancelToken, cancellable, current_token
 from .model import Model
 
@@ -71,6 +72,23 @@ def solve_many(
     if count == 1:
         return [_solve_inline(hand, model, deadline, time_limit, outer, opts) for hand in hands]
     return _Batch(hands, model, count, opts).run(deadline, time_limit, outer)
+
+
+def analyse_many(
+    record: HandRecord | dict,
+    first: int = 0,
+    model: Model | str = Model.PARANOID,
+    *,
+    threads: int | None = None,
+) -> list[Step]:
+    """`api.analyse` with the positions of the hand solved at once on `threads`
+    threads (`solve_many`): the same steps."""
+    plays = plays_of(record, first)
+    solutions = solve_many([hand for _, _, hand in plays], model=model, threads=threads)
+    return [
+        Step(index, solution.seat, card, solution)
+        for (index, card, _), solution in zip(plays, solutions, strict=True)
+    ]
 
 
 def _solve_inline(

@@ -1,10 +1,11 @@
 """A finished hand, card by card, against perfect play: the review as data.
 
 For every card played from the first valued trick on, the solver's value of
-every legal card (`api.analyse`) under the `maxn` model: a card's value is
-the seat's score for the hand if, from that card on, every seat plays
-perfectly for itself with all cards known; its loss is the best card's value
-minus its own, and a card is a mistake exactly when its loss is above zero.
+every legal card (`api.analyse`; solved as a batch, solver/batch.py) under
+the `maxn` model: a card's value is the seat's score for the hand if, from
+that card on, every seat plays perfectly for itself with all cards known;
+its loss is the best card's value minus its own, and a card is a mistake
+exactly when its loss is above zero.
 Beside it, the paranoid worst case (the others all play against the seat) is
 shown for the same cards.  Only the play is valued; the pile and the passes
 are not.  The hand is over, so the review uses full information.
@@ -119,6 +120,7 @@ def build_review(
     from_trick: int = 1,
     names: list[str] | None = None,
     worst_case: bool = True,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """The review of a complete hand record as JSON-ready data.
 
@@ -133,9 +135,10 @@ def build_review(
     losses, `mistakes` counts the mistakes, `analysed` the cards valued,
     `worst_loss` the paranoid losses.  `meaning` says in one sentence what the
     numbers are.  Raises RecordError (or its subclass ReplayError) for a
-    malformed or illegal record.
+    malformed or illegal record.  `threads`: the positions are solved on that
+    many threads at once (solver/batch.py; the same values).
     """
-    from .api import analyse
+    from .batch import analyse_many
 
     result = replay(record)
     rules = record.rules
@@ -143,9 +146,9 @@ def build_review(
     names = names or [f"seat {s}" for s in range(seats)]
     valued_from = max(from_trick, first_affordable_trick(record))
     first = sum(len(t.plays) for t in result.tricks[: valued_from - 1])
-    steps = {s.index: s for s in analyse(record, first=first, model="maxn")}
+    steps = {s.index: s for s in analyse_many(record, first, "maxn", threads=threads)}
     worst = (
-        {s.index: s for s in analyse(record, first=first, model="paranoid")}
+        {s.index: s for s in analyse_many(record, first, "paranoid", threads=threads)}
         if worst_case
         else {}
     )
