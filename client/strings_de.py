@@ -369,7 +369,6 @@ DE: dict[str, str] = {
     "f_tricks_title": "Die Stiche der Runde {n}, jede Karte in Spielfolge (klein: ihre Punkte)",
     "f_no_tricks": "Noch kein Stich.",
     "f_close": "Esc, l oder Enter: schließen",
-    "f_hand_title": "Deine Karten (kleine Zahl: der Wert der Karte)",
     "f_follow_suit": "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und du hast {cards}.",
     "f_follow_suit_hand": (
         "Du musst Farbe bedienen: {Suit} wurde ausgespielt, und deine Hand {n}, in der {card} "
@@ -381,12 +380,12 @@ DE: dict[str, str] = {
         "liegt, hat {cards} (jede Hand bedient für sich)."
     ),
     "f_keys_table": (
-        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · l Stiche · ? Regeln · Esc zurück"
-        " · q Ende"
+        "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · l Stiche · v Punkte · ? Regeln"
+        " · Esc zurück · q Ende"
     ),
     "f_keys_table_online": (
         "Enter spielen · ←→ oder 1–9 0 - = wählen · h Tipp · t Tutor {state} · l Stiche"
-        " · ? Regeln · Esc zurück · q Ende"
+        " · v Punkte · ? Regeln · Esc zurück · q Ende"
     ),
     "f_rules_top": "Kurz gefasst · darunter: Ausführliche Regeln",
     "f_rules_close": "↑↓ Bild↑ Bild↓: blättern · Esc, ? oder q: schließen",
@@ -397,7 +396,19 @@ DE: dict[str, str] = {
     "f_quit_title": "Dieses Spiel beenden?",
     "f_quit_keys": "j: beenden · n oder Esc: weiterspielen",
     "f_keys_seats": "o Plätze",
-    "f_hand_title_imp": "Deine Karten (kleine Zahl: die Münzen der Karte)",
+    "f_hand_title_off": "Deine Karten · Tasten 1–9 0 - = · v: ihre {unit}",
+    "f_hand_title_shown": (
+        "Deine Karten · Tasten 1–9 0 - ="
+        " · darunter: ihre {unit} (v blendet aus)"
+    ),
+    "f_hand_title_on": "Deine Karten · Tasten 1–9 0 - = · am unteren Rand: ihre {unit}",
+    "f_values_points": "Punkte",
+    "f_values_coins": "Münzen",
+    "f_last_all": "l: alle",
+    "f_keys_lan_narrow": (
+        "Enter spielen · ←→ wählen · h Tipp · t Tutor {state} · o Plätze"
+        " · ? Regeln · q Ende"
+    ),
     "f_over_keys_play": "n: noch einmal · Enter: den Tisch ansehen · q: beenden",
     # issue 16: L
     "f_fill": "Andere Plätze füllen",

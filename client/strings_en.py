@@ -357,7 +357,6 @@ EN: dict[str, str] = {
     "f_tricks_title": "The tricks of hand {n}, each card in play order (small: its points)",
     "f_no_tricks": "No trick taken yet.",
     "f_close": "Esc, l or Enter: close",
-    "f_hand_title": "Your cards (small number: the card's points)",
     "f_follow_suit": "You must follow suit: {suit} were led and you hold {cards}.",
     "f_follow_suit_hand": (
         "You must follow suit: {suit} were led and your hand {n}, which {card} is in, "
@@ -369,11 +368,12 @@ EN: dict[str, str] = {
         "holds {cards} (each hand follows on its own)."
     ),
     "f_keys_table": (
-        "Enter play · ←→ or 1–9 0 - = choose · h hint · l tricks · ? rules · Esc undo · q quit"
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · l tricks · v points · ? rules"
+        " · Esc undo · q quit"
     ),
     "f_keys_table_online": (
-        "Enter play · ←→ or 1–9 0 - = choose · h hint · t tutor {state} · l tricks · ? rules"
-        " · Esc undo · q quit"
+        "Enter play · ←→ or 1–9 0 - = choose · h hint · t tutor {state} · l tricks · v points"
+        " · ? rules · Esc undo · q quit"
     ),
     "f_rules_top": "In short · below: Full rules",
     "f_rules_close": "↑↓ PgUp PgDn: scroll · Esc, ? or q: close",
@@ -384,7 +384,16 @@ EN: dict[str, str] = {
     "f_quit_title": "Quit this game?",
     "f_quit_keys": "y: quit · n or Esc: keep playing",
     "f_keys_seats": "o seats",
-    "f_hand_title_imp": "Your cards (small number: the card's coins)",
+    "f_hand_title_off": "Your cards · keys 1–9 0 - = · v: their {unit}",
+    "f_hand_title_shown": "Your cards · keys 1–9 0 - = · under each: its {unit} (v hides)",
+    "f_hand_title_on": "Your cards · keys 1–9 0 - = · on each card's edge: its {unit}",
+    "f_values_points": "points",
+    "f_values_coins": "coins",
+    "f_last_all": "l: all",
+    "f_keys_lan_narrow": (
+        "Enter play · ←→ choose · h hint · t tutor {state} · o seats"
+        " · ? rules · q quit"
+    ),
     "f_over_keys_play": "n: play again · Enter: look at the table · q: quit",
     # issue 16: L
     "f_fill": "Fill the other seats",
