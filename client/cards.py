@@ -33,11 +33,6 @@ def points_mark(card: game_pb2.Card | None) -> str:
     return str(card.points).translate(_SUPERSCRIPT)
 
 
-def face(tr: Tr, card: game_pb2.Card | None) -> str:
-    """A card's face with its points: "10♥³", "17B²"."""
-    return tr.card(card) + points_mark(card)
-
-
 def value_words(tr: Tr, n: int) -> str:
     """"5 points", "1 point", in the Bottle Imp "5 coins"."""
     return tr.count("f_coins" if tr.bottle_imp else "f_points", n)
@@ -79,7 +74,7 @@ def team_text(label: str) -> Text:
 def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
     """Cards side by side as boxes under their players' names (large terminals):
     `entries` are (name, card, emphasised)."""
-    face_w = max([4] + [len(face(tr, card)) for _n, card, _s in entries])
+    face_w = max([4] + [len(tr.card(card)) for _n, card, _s in entries])
     width = min(18, max([face_w + 4] + [len(name) + 2 for name, _c, _s in entries]))
     lines = [Text() for _ in range(4)]
     for name, card, strong in entries:
@@ -87,7 +82,13 @@ def boxed_cards(tr: Tr, entries: list[tuple[str, game_pb2.Card, bool]]) -> Text:
         lines[0].append(f"{name[: width - 1]:<{width}}", style="bold" if strong else "")
         lines[1].append(("┌" + "─" * face_w + "┐").ljust(width), style=edge)
         lines[2].append("│", style=edge)
-        lines[2].append(face(tr, card).center(face_w), style=card_style(card) or "bold")
+        lines[2].append(tr.card(card).center(face_w), style=card_style(card) or "bold")
         lines[2].append("│".ljust(width - face_w - 1), style=edge)
-        lines[3].append(("└" + "─" * face_w + "┘").ljust(width), style=edge)
+        points = points_mark(card)  # on the bottom edge, as in the hand
+        left = (face_w - len(points)) // 2
+        lines[3].append("└" + "─" * left, style=edge)
+        lines[3].append(points, style="bold")
+        lines[3].append(("─" * (face_w - left - len(points)) + "┘").ljust(width - left - 1
+                                                                          - len(points)),
+                        style=edge)
     return Text("\n").join(lines)

@@ -58,4 +58,4 @@ class Cue:
     def compute_keys(self) -> tuple[str, str]:
         online = self.session is not None
         lan = online and getattr(self.app, "quick", True) is None  # `join`: a LAN table
-        return keys_line(self.model, online, self.tutor, lan)
+        return keys_line(self.model, online, self.tutor, lan, self.app.size.width >= 100)

@@ -98,14 +98,22 @@ def refusal_text(m: TableModel, limit: game_pb2.PlayLimit, card: game_pb2.Card) 
               card=tr.card(card), n=limit.hand + 1)
 
 
-def keys_line(m: TableModel, online: bool, tutor: bool, lan: bool = False) -> Said:
-    """The keys the table offers: a spectator's, an offline table's (no tutor to ask),
-    a seat's with the tutor's state (at a LAN table also the seats, `o`); the number
-    keys reach twelve cards (1–9, 0, -, =)."""
+def keys_line(m: TableModel, online: bool, tutor: bool, lan: bool = False,
+              wide: bool = False) -> Said:
+    """The keys the table offers in one line: a spectator's, an offline table's (no tutor
+    to ask), a seat's with the tutor's state (at a LAN table also the seats, `o`).  A wide
+    terminal has room for the number keys (1–9, 0, -, = reach twelve cards), `l` (the
+    tricks) and `v` (the points); at 80 columns the hand's title and the last trick's
+    say those."""
     tr = m.tr
     if m.me is None:
         return tr("keys_watch"), ""
+    state = tr("on") if tutor else tr("off")
+    if not wide:
+        if not online:
+            return tr("keys_table"), ""
+        return tr("f_keys_lan_narrow" if lan else "keys_table_online", state=state), ""
     if not online:
         return tr("f_keys_table"), ""
-    keys = tr("f_keys_table_online", state=tr("on") if tutor else tr("off"))
+    keys = tr("f_keys_table_online", state=state)
     return (keys.replace(" · ? ", f" · {tr('f_keys_seats')} · ? ", 1) if lan else keys), ""

@@ -75,6 +75,7 @@ class TableScreen(Cue, Screen):
         Binding("t", "tutor", "Tutor", show=False),
         Binding("question_mark", "rules", "Rules"),
         Binding("l", "tricks", "Tricks", show=False),
+        Binding("v", "toggle('values')", "Points", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("s", "start", "Start", show=False),
         Binding("plus", "speed(-1)", "Faster", show=False),
@@ -94,6 +95,7 @@ class TableScreen(Cue, Screen):
     reconnecting = var(False, init=False)
     speed = var(0.5, init=False)  # seconds per card for a spectator
     tutor = var(False, init=False)
+    values = var(False, init=False)  # each card's points under it (v; boxed cards show them)
     # What the widgets draw, computed from the above.
     said: var[tuple[str, ...]] = var(("", ""), init=False)  # (text, style, …): see cue
     keys: var[Said] = var(("", ""), init=False)
@@ -138,7 +140,6 @@ class TableScreen(Cue, Screen):
         self.query_one(LogPanel).fit(event.size.width)
 
     def on_mount(self) -> None:
-        self._hand_title()
         if self.session is not None and self.seat is not None:
             self.follow()
 
@@ -156,13 +157,6 @@ class TableScreen(Cue, Screen):
         self._plan()
         self.cursor = self.cursor  # kept within the hand (validate_cursor)
         self.forget_stale()
-        if self.is_mounted:
-            self._hand_title()
-
-    def _hand_title(self) -> None:
-        """"Your cards (small number: the card's points)"; the Bottle Imp's: coins."""
-        self.query_one(HandView).border_title = self.tr(
-            "f_hand_title_imp" if self.tr.bottle_imp else "f_hand_title")
 
     def watch_plan(self) -> None:
         self.hint = None  # a hint ranks one step of the setup: a new step needs a new one
@@ -180,7 +174,7 @@ class TableScreen(Cue, Screen):
         if self.hint is not None and self.hint.actions and self._step() in ASKED:
             hint_code = action_code(self.hint.actions[0].action)
         return HandState(tuple(rows), frozenset(selectable(m, self.plan)), self.cursor,
-                         hint_code, self._marks(), active)
+                         hint_code, self._marks(), active, self.values)
 
     # ----------------------------------------------------------------- stream
 

@@ -100,11 +100,21 @@ def test_card_values_on_the_cards_and_the_summary_first_in_the_rules(lang, rules
                 screen = table_screen(app)
                 await until(pilot, lambda: screen._step() == "pile")
                 await pilot.pause()
-                tr, text = screen.model.tr, screen_text(app)
-                for _h, cards in screen.model.my_hands():
-                    for c in cards:  # the points the server gives, on the card
-                        assert c.points > 0
-                        assert tr.card(c) + points_mark(c) in text
+                tr = screen.model.tr
+                hand = screen.query_one("HandView")
+                cards = screen.model.my_hands()[0][1]
+                assert all(c.points > 0 for c in cards)  # the server gives every card's
+                assert "v: " in str(hand.border_title)  # how to see them
+                await pilot.press("v")  # under each card, its points
+                await pilot.pause()
+                lines = hand.render().plain.splitlines()
+                assert lines[1].split() == [tr.card(c) for c in cards]
+                assert lines[2].split() == [points_mark(c) for c in cards]
+                unit = "coins" if rules.game == game_pb2.GAME_BOTTLE_IMP else "points"
+                assert tr(f"f_values_{unit}") in str(hand.border_title)
+                await pilot.press("v")
+                await pilot.pause()
+                assert len(hand.render().plain.splitlines()) == 2
                 await pilot.press("question_mark")
                 await until(pilot, lambda: isinstance(app.screen, RulesScreen))
                 await pilot.pause()
@@ -301,3 +311,24 @@ def test_devils_eye_says_which_hand_must_follow(lang, want):
                                       card("17Y", game_pb2.SUIT_YELLOW)],
                                blocked=[card("30B", game_pb2.SUIT_BLUE)], hand=1)
     assert refusal_text(model, limit, card("30B", game_pb2.SUIT_BLUE)) == want
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_large_terminal_shows_the_points_on_the_cards_and_every_key(lang):
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, CURSED, lang=lang)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await play_by_keys(pilot, app, _trick_and_my_turn(1))
+                screen = table_screen(app)
+                await pilot.pause()
+                m, tr = screen.model, screen.model.tr
+                lines = screen.query_one("HandView").render().plain.splitlines()
+                edges = [e.strip("└┘─") for e in lines[3].split()]  # the boxes' bottom edges
+                assert edges == [points_mark(c) for c in m.my_hands()[0][1]]
+                keys = screen.keys[0]
+                for shown in ("1–9 0 - =", "l ", "v ", "t "):
+                    assert shown in keys, keys
+                assert tr("f_last_all") in screen_text(app)
+
+    run(main())

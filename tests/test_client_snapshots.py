@@ -213,7 +213,7 @@ def test_lobby_and_rules(lang):
     model = model_of(table, lang)
     _snap(model, f"lobby-{lang}", lang=lang,
           push=lambda app: LobbyScreen(_Lobby(), Tr(lang), refresh_every=0))
-    _snap(model, f"rules-{lang}", push=lambda app: RulesScreen(Tr(lang)), lang=lang)
+    _snap(model, f"rules-{lang}", push=lambda app: RulesScreen(model.tr, model.rules), lang=lang)
 
 
 NAMES6 = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
@@ -249,8 +249,8 @@ def test_bottle_imp_pile_phase_and_rules():
     table = scripted_table(_imp(5), names=NAMES6, until_event=_my_turn_to_pile)
     model = model_of(table, "en")
     _snap(model, "pile-bottle-imp")
-    _snap(model, "rules-bottle-imp-de", push=lambda app: RulesScreen(model_of(table, "de").tr),
-          lang="de")
+    _snap(model, "rules-bottle-imp-de",
+          push=lambda app: RulesScreen(model_of(table, "de").tr, model.rules), lang="de")
 
 
 def test_bottle_imp_end_of_hand_in_teams():
@@ -260,10 +260,47 @@ def test_bottle_imp_end_of_hand_in_teams():
           push=lambda app: HandEndScreen(model, model.hand_results[0]))
 
 
+#: The README's screens at both sizes: the table (the last trick beside the current one,
+#: each card's points), the hint, the review and the game-over screen.
+README_SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+README_SCREENS = ("table", "hint", "review", "game-over")
+
+
+@pytest.mark.parametrize("size", README_SIZES)
+def test_readme_screens(size):
+    def following(table) -> bool:  # seat 0 plays second: the last trick and the current
+        return _my_turn_in_play(4)(table) and len(table.game.hand.trick) == 1
+
+    rng = random.Random(1)
+    table = scripted_table(Rules(3, hands=1), until_event=following,
+                           choose=lambda _p, actions: rng.choice(actions))
+    model = model_of(table, "en")
+    hint = _illustrative_hint(table)
+
+    def push_hint(app):
+        screen = HintScreen(model)
+        app.call_after_refresh(screen.show, hint)
+        return screen
+
+    cols_rows = README_SIZES[size]
+    _snap(model, f"table-{size}-en", keys=("v",), size=cols_rows)  # v: the points shown
+    _snap(model, f"hint-{size}-en", push=push_hint, size=cols_rows)
+    from cursedbottle.client.review import ReviewScreen
+
+    played = scripted_table(Rules(3, hands=1))
+    review = _review_of_first_hand(played)
+    over = model_of(scripted_table(Rules(3, hands=2)), "en")
+    _snap(model_of(played, "en"), f"review-{size}-en", size=cols_rows,
+          push=lambda app: ReviewScreen(Tr("en"), review=review))
+    _snap(over, f"game-over-{size}-en", push=lambda app: GameOverScreen(over), size=cols_rows)
+
+
 def test_docs_screenshots_are_the_snapshots():
-    """docs/screenshots/ shows the table, a hint and a review exactly as the snapshot
-    tests draw them."""
-    for name in [*(f"table-{lang}" for lang in [*LANGS, "bottle-imp"]), "hint-en", "review-en"]:
+    """docs/screenshots/ shows the table, a hint, a review and the game-over screen
+    exactly as the snapshot tests draw them."""
+    readme = [f"{screen}-{size}-en" for screen in README_SCREENS for size in README_SIZES]
+    for name in [*(f"table-{lang}" for lang in [*LANGS, "bottle-imp"]), "hint-en", "review-en",
+                 *readme]:
         doc = DOCS / f"{name}.svg"
         snap = SNAPSHOTS / f"{name}.svg"
         if UPDATE:

@@ -1,5 +1,6 @@
 """The hand you select cards from: legal ones bright, the ones the rules rule out struck
-through, the cursor reversed, a hint marked, each card's points raised beside it.
+through, the cursor reversed, a hint marked; each card's points under it on request (v),
+on the box's edge in a large terminal.
 
 The screen binds one `HandState` to it; the widget draws it and turns clicks
 and number keys into positions in the flat list of cards.
@@ -16,7 +17,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..cards import card_style, face
+from ..cards import card_style, points_mark
 from ..i18n import Tr
 from ..model import TableModel
 from ..plan import active_hand
@@ -68,6 +69,7 @@ class HandState:
     hint_code: str | None = None
     marks: dict[str, str] = field(default_factory=dict)
     active_hand: int | None = None
+    values: bool = False  # each card's points on a line under it (boxed: on the edge)
 
     def flat(self) -> list[tuple[int, game_pb2.Card]]:
         return [(row.hand, c) for row in self.rows for c in row.cards]
@@ -158,8 +160,15 @@ class HandView(Widget):
         return size.width >= self.BIG[0] and size.height >= self.BIG[1]
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        per_row = 4 if self.big() else 2
+        per_row = 4 if self.big() else 3 if self.hand.values else 2  # keys, faces, points
         return max(2, per_row * len(self.rows))
+
+    def watch_hand(self) -> None:
+        """The title says the keys, and how to see the points (boxed: on the edge)."""
+        tr = self.tr
+        shown = "on" if self.big() else "shown" if self.hand.values else "off"
+        unit = tr("f_values_coins" if tr.bottle_imp else "f_values_points")
+        self.border_title = tr(f"f_hand_title_{shown}", unit=unit)
 
     def _style(self, row: HandRow, card: game_pb2.Card, flat: int) -> str:
         style = card_style(card)
@@ -176,12 +185,11 @@ class HandView(Widget):
         return style.strip() or "bold"
 
     def face_width(self) -> int:
-        """Columns of the widest face with its points: 4 ("10♥³", "17B²"), 6 for half
-        numbers ("12.5Y¹")."""
-        return max([CELL - 1] + [len(face(self.tr, c)) for row in self.rows for c in row.cards])
+        """Columns of the widest face: 4 ("10♥", "17B"), 5 for half numbers ("12.5Y")."""
+        return max([CELL - 1] + [len(self.tr.card(c)) for row in self.rows for c in row.cards])
 
     def render(self) -> Text:
-        big = self.big()
+        big, values = self.big(), self.hand.values
         face_w = self.face_width()
         cell = face_w + 3 if big else face_w + 1
         lines: list[Text] = []
@@ -192,16 +200,17 @@ class HandView(Widget):
             label_w = len(row.label) + 1 if row.label else 0
             first = flat
             numbers = Text(" " * label_w)
-            faces = [Text(" " * label_w) for _ in range(3 if big else 1)]
+            # one line of faces and one of their points (boxed: the points on the bottom edge)
+            faces = [Text(" " * label_w) for _ in range(3 if big else 2 if values else 1)]
             if row.label:
-                faces[len(faces) // 2] = Text(row.label + " ", style="bold")
+                faces[1 if big else 0] = Text(row.label + " ", style="bold")  # by the faces
             for i, card in enumerate(row.cards):
                 n = flat - first
                 key = NUMBER_KEYS[n] if row.hand == key_row and n < len(NUMBER_KEYS) else ""
                 mark = self.marks.get(card.code, "")
                 numbers.append((mark or key).center(cell), style="yellow" if mark else "dim")
                 style = self._style(row, card, flat)
-                shown = face(self.tr, card)
+                shown, points = self.tr.card(card), points_mark(card)
                 if big:
                     edge = "dim" if self.legal and card.code not in self.legal else ""
                     if flat == self.cursor or card.code == self.hint_code:
@@ -210,10 +219,15 @@ class HandView(Widget):
                     faces[1].append("│", style=edge)
                     faces[1].append(shown.center(face_w), style=style)
                     faces[1].append("│ ", style=edge)
-                    faces[2].append("└" + "─" * face_w + "┘ ", style=edge)
+                    left = (face_w - len(points)) // 2
+                    faces[2].append("└" + "─" * left, style=edge)
+                    faces[2].append(points, style="bold")
+                    faces[2].append("─" * (face_w - left - len(points)) + "┘ ", style=edge)
                 else:
                     faces[0].append(shown.center(face_w), style=style)
                     faces[0].append(" ")
+                    if values:
+                        faces[1].append(points.center(face_w) + " ", style="dim")
                 x0 = label_w + i * cell
                 self._spans.append((len(lines) + 1, x0, x0 + cell, flat))
                 flat += 1

@@ -56,7 +56,8 @@ def current_lines(m: TableModel, width: int = 8) -> Text:
 def last_lines(m: TableModel, t: game_pb2.TrickWon, width: int = 8) -> Text:
     """"Last trick (2)", its cards beside their players (the winner's bold), who took it."""
     tr = m.tr
-    out = Text(f"{tr('last_trick')} ({t.number})\n", style="bold dim")
+    out = Text(f"{tr('last_trick')} ({t.number})", style="bold dim")
+    out.append(f" · {tr('f_last_all')}\n", style="dim")
     for p in t.cards:
         strong = p.seat == t.winner
         out.append(f"  {m.name(p.seat):<{width}.{width}} ", style="" if strong else "dim")
@@ -82,7 +83,8 @@ def _boxed_current(m: TableModel) -> Text:
 
 def _boxed_last(m: TableModel, t: game_pb2.TrickWon) -> Text:
     tr = m.tr
-    out = Text(f"{tr('last_trick')} ({t.number})\n", style="bold dim")
+    out = Text(f"{tr('last_trick')} ({t.number})", style="bold dim")
+    out.append(f" · {tr('f_last_all')}\n", style="dim")
     out.append_text(boxed_cards(tr, [(m.name(p.seat), p.card, p.seat == t.winner)
                                      for p in t.cards]))
     out.append("\n→ " + taker(m, t), style="italic")
