@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from cursedbottle.v1 import table_pb2
@@ -37,7 +37,7 @@ class Refused:
     the refusal itself, for words in the reader's language: client/refusals.py)."""
 
     text: str
-    error: grpc.aio.AioRpcError | None = None
+    error: grpc.aio.AioRpcError | None = field(default=None, compare=False)
 
 
 Followed = table_pb2.TableUpdate | Lost | Back | Refused
