@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ..i18n import Tr
 from ..literal import plain, plain_cells
+from ..log_lines import says_you
 from ..model import TableModel
 from .base import Popup
 
@@ -40,7 +41,9 @@ def standings(model: TableModel) -> Table:
     table.add_column(tr("total"), justify="right")
     for place, s in enumerate(people, 1):
         style = "bold green" if end is not None and s == end.winner else ""
-        name = model.side_name(s) + (f" ({tr('you')})" if model.me in model.side_of(s) else "")
+        name = model.side_name(s)
+        if model.me in model.side_of(s) and not says_you(tr, model.name(model.me)):
+            name += f" ({tr('you')})"
         table.add_row(*plain_cells(f"{place}.", name, str(totals[s])), style=style)
     return table
 

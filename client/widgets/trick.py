@@ -92,9 +92,16 @@ def _boxed_last(m: TableModel, t: game_pb2.TrickWon) -> Text:
     return out
 
 
-def trick_view(m: TableModel, big: bool) -> RenderableType:
+def name_width(m: TableModel, room: int) -> int:
+    """Columns for a name beside its card: the longest name at the table, as far as two
+    tricks side by side fit in `room` ("  name 10♥³" twice and the gap between)."""
+    longest = max([4] + [len(m.name(s)) for s in m.seats()])
+    return max(4, min(longest, 14, (room - 16) // 2))
+
+
+def trick_view(m: TableModel, big: bool, room: int = 44) -> RenderableType:
     """The current trick and the last one: side by side, or boxed one above the other
-    in a large terminal."""
+    in a large terminal (`room`: the columns there are)."""
     if not m.started or m.phase not in (game_pb2.PHASE_PLAY, game_pb2.PHASE_OVER):
         return Text()
     last = m.previous_trick()
@@ -103,13 +110,14 @@ def trick_view(m: TableModel, big: bool) -> RenderableType:
         parts = ([_boxed_current(m)] if playing else []) + (
             [_boxed_last(m, last)] if last is not None else [])
         return Text("\n").join(parts)
-    current = current_lines(m) if playing else Text()
+    width = name_width(m, room)
+    current = current_lines(m, width) if playing else Text()
     if last is None:
         return current
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True, min_width=max(len(line) for line in current.plain.split("\n")))
     grid.add_column()  # who took it wraps when the column is narrow
-    grid.add_row(current, last_lines(m, last))
+    grid.add_row(current, last_lines(m, last, width))
     return grid
 
 
@@ -134,4 +142,4 @@ class TrickView(Drawn):
     def draw(self, model: TableModel) -> RenderableType:
         size = self.app.size
         big = size.width >= HandView.BIG[0] and size.height >= HandView.BIG[1]
-        return trick_view(model, big)
+        return trick_view(model, big, self.content_size.width or 44)
