@@ -121,8 +121,11 @@ class CursedBottleApp(App):
                 self.switch_screen(LobbyScreen(self.session, self.tr, seats=self.seats))
         except grpc.aio.AioRpcError as exc:  # a refusal (no such table) is not "Cannot reach"
             key = "cannot_connect" if exc.code() in RETRYABLE else "refused"
+            # the server's refusal in the reader's words (the link's own in English)
+            said = error_text(exc) if key != "refused" and self.tr.lang == "en" else refusal(
+                self.tr, exc)
             self.screen.query_one("#connecting", Static).update(
-                Text(self.tr(key, target=self.target, msg=error_text(exc)), style="red")
+                Text(self.tr(key, target=self.target, msg=said), style="red")
             )
 
     async def start_quick(self, quick: QuickGame, table_name: str | None = None,

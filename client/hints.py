@@ -68,11 +68,11 @@ def describe_action(model: TableModel, action: game_pb2.Action,
 
 def hint_reason(model: TableModel, line: table_pb2.ActionHint) -> str:
     """The reason in the table's language, from the server's `why`; the English text
-    from a server that sends none (or a kind this client does not know)."""
+    from a server that sends none (or a kind this client does not know), in English."""
     why, tr = line.why, model.tr
     key = "why_" + why.kind
     if not why.kind or not tr.has(key):
-        return line.reason
+        return line.reason if tr.lang == "en" else ""  # no English on a German screen
     to = ""
     if why.HasField("to"):
         to = model.name(why.to)
@@ -88,7 +88,7 @@ def meaning(model: TableModel, hint: table_pb2.HintResponse) -> str:
     tr, basis = model.tr, hint.basis
     key = basis.model if basis.kind == "exact" else basis.kind
     if key not in _MEANING_KEYS:
-        return hint.meaning
+        return hint.meaning if tr.lang == "en" else ""
     deals = basis.deals or hint.samples
     return tr(f"hint_means_{key}", deals=tr.count("deals", deals), n=deals)
 
