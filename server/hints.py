@@ -2,8 +2,9 @@
 
 The hint engine belongs to the bots layer (`cursedbottle.bots.hint`, in bots/hints.py, built on
 the solver).  It gets the seat's view and nothing else, so a hint cannot know
-more than the seat does.  Without the solver the RPC refuses with
-FAILED_PRECONDITION rather than inventing numbers.
+more than the seat does: the view of the seat's next choice (`hint_view`: after
+the setup choices it has staged but not sent, `bots.hint_step`), so that it
+ranks only what the seat can choose at the step it is at.
 
 Hints think in the hint threads (`BotRunner.hints`, a `FairPool`): one hint
 of a seat at a time (a second is refused until the first is answered, or
