@@ -50,6 +50,14 @@ def _trick_and_my_turn(tricks: int):
     return done
 
 
+async def _at_the_pile(pilot, app):
+    """The table screen once the seat is asked for its pile card."""
+    await until(pilot, lambda: table_screen(app) is not None)
+    screen = table_screen(app)
+    await until(pilot, lambda: screen._step() == "pile")
+    return screen
+
+
 def _following(screen) -> bool:
     """My turn to play with a card the rules rule out (the server says which)."""
     return screen._step() == "play" and bool(screen.model.play_limits)
@@ -96,9 +104,7 @@ def test_card_values_on_the_cards_and_the_summary_first_in_the_rules(lang, rules
         async with local_server() as target:
             app = quick_app(target, rules, lang=lang)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen._step() == "pile")
+                screen = await _at_the_pile(pilot, app)
                 await pilot.pause()
                 tr = screen.model.tr
                 hand = screen.query_one("HandView")
@@ -174,9 +180,7 @@ def test_messages_go_when_no_longer_true_or_after_a_few_seconds(lang, monkeypatc
         async with local_server() as target:
             app = quick_app(target, CURSED, lang=lang)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen._step() == "pile")
+                screen = await _at_the_pile(pilot, app)
                 tr = screen.model.tr
                 # a note (a resumed seat) does not hide the cue, and goes by itself
                 screen.note = tr("resumed", seat=1)
@@ -249,9 +253,7 @@ def test_q_asks_before_leaving_a_game_in_progress(lang):
         async with local_server() as target:
             app = quick_app(target, CURSED, lang=lang)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen._step() == "pile")
+                screen = await _at_the_pile(pilot, app)
                 await pilot.press("q")
                 await until(pilot, lambda: isinstance(app.screen, AskQuitScreen))
                 assert WORDS[lang]["quit"] in screen_text(app)
@@ -272,9 +274,7 @@ def test_number_keys_reach_all_twelve_cards(lang):
         async with local_server() as target:
             app = quick_app(target, CURSED, lang=lang)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: table_screen(app) is not None)
-                screen = table_screen(app)
-                await until(pilot, lambda: screen._step() == "pile")
+                screen = await _at_the_pile(pilot, app)
                 await pilot.pause()
                 assert len(screen.model.my_hands()[0][1]) == 12
                 text = screen_text(app)
