@@ -7,8 +7,10 @@ uniform among the consistent deals), the same guessed deals solved on 1 and
 on 2 threads (`solve_many`).  The runs alternate (1, 2, 1, 2, …) in one
 process, so that a change of the machine's load hits both alike; the
 throughput ratio is that of the medians.  The machine's load average is
-printed before and after: on a shared machine the second thread competes
-with other jobs for the second core.
+printed before and after, and the process's CPU time beside the wall time:
+on a shared machine the second thread competes with other jobs for the
+second core (cores used = CPU / wall), and the CPU time per solve shows what
+solving in parallel costs in itself.
 
     nice -n 5 .venv/bin/python bench/batch_bench.py            # 3p, 64 deals, 5 runs each
     .venv/bin/python bench/batch_bench.py --game bottle-imp --players 4 --model maxn --cards 16
@@ -40,9 +42,9 @@ def decision_view(rules: Rules, rng: random.Random, cards: int):
             seat = game.to_act()[0]
             player = game.player_at(seat)
             view = game.view(player)
-            if view.phase is Phase.PLAY and sum(view.hand_sizes) <= cards:
-                if len(view.legal_actions) > 1:
-                    return view
+            left = sum(view.hand_sizes)
+            if view.phase is Phase.PLAY and left <= cards and len(view.legal_actions) > 1:
+                return view
             game.apply(rng.choice(view.legal_actions))
 
 
@@ -67,13 +69,15 @@ def main(argv: list[str] | None = None) -> int:
         batches.append([position_of(view, sample_deal(view, rng)) for _ in range(args.deals)])
     load_before = os.getloadavg()
     times: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     first: dict[int, list] = {}
     solve_many(batches[0][:4], model=args.model, threads=2)  # warm the tables up
     for _ in range(args.runs):
         for threads in (1, 2):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             out = [solve_many(b, model=args.model, threads=threads) for b in batches]
             times[threads].append(time.perf_counter() - t0)
+            cpu[threads].append(time.process_time() - c0)
             values = [[s.values for s in sols] for sols in out]
             if first.setdefault(threads, values) != values:
                 raise SystemExit("a run gave other values than the first")
@@ -83,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()
     solves = args.deals * args.decisions
     med = {t: statistics.median(v) for t, v in times.items()}
+    med_cpu = {t: statistics.median(v) for t, v in cpu.items()}
     result = {
         "rules": f"{args.game} {args.players}p",
         "model": args.model,
@@ -93,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         "solves_per_s": {t: solves / m for t, m in med.items()},
         "ratio": med[1] / med[2],
         "runs_s": times,
+        # CPU seconds of the process (both threads): equal for 1 and 2 threads
+        # when parallel solving wastes nothing; cores used = CPU / wall.
+        "median_cpu_s": med_cpu,
+        "cores_used": {t: med_cpu[t] / med[t] for t in med},
+        "runs_cpu_s": cpu,
         "load_before": load_before,
         "load_after": load_after,
         "nice": os.nice(0),
@@ -101,14 +111,20 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(result, sys.stdout, indent=1)
         print()
         return 0
-    print(f"{result['rules']}, {args.model}, {args.cards} cards left, "
-          f"{args.decisions} decisions x {args.deals} deals, {args.runs} runs each, nice {os.nice(0)}")
+    print(
+        f"{result['rules']}, {args.model}, {args.cards} cards left, {args.decisions} decisions"
+        f" x {args.deals} deals, {args.runs} runs each, nice {os.nice(0)}"
+    )
     print("load average before: " + " ".join(f"{x:.2f}" for x in load_before)
           + ", after: " + " ".join(f"{x:.2f}" for x in load_after))
     for t in (1, 2):
-        print(f"{t} thread(s): median {med[t]:.3f} s ({solves / med[t]:.0f} solves/s); runs "
-              + " ".join(f"{x:.3f}" for x in times[t]))
-    print(f"throughput ratio 2 threads / 1 thread: {result['ratio']:.2f}")
+        print(
+            f"{t} thread(s): median {med[t]:.3f} s ({solves / med[t]:.0f} solves/s), CPU"
+            f" {med_cpu[t]:.3f} s ({med_cpu[t] / med[t]:.2f} cores used); runs "
+            + " ".join(f"{x:.3f}" for x in times[t])
+        )
+    print(f"throughput ratio 2 threads / 1 thread: {result['ratio']:.2f} (wall);"
+          f" CPU per solve, 2 threads / 1: {med_cpu[2] / med_cpu[1]:.2f}")
     return 0
 
 

@@ -391,10 +391,13 @@ def searches(bot: object) -> bool:
 
 def _release_solver_memory() -> None:
     """The solver keeps its biggest table for the next solve; a review's is hundreds
-    of MB, so once no review is left it is given back (bots make a small one again)."""
+    of MB, so once no review is left it is given back (bots make a small one again),
+    the batch threads' tables too (solver/batch.py)."""
     from cursedbottle.solver.api import release_table
+    from cursedbottle.solver.batch import release_tables
 
     release_table()
+    release_tables()
 
 
 class BotRunner:

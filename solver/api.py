@@ -92,6 +92,7 @@ def solve_hand(
     time_limit: float | None = None,
     cancel: CancelToken | None = None,
     model: Model | str = Model.PARANOID,
+    tables: object | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move),
     under `model`: `paranoid` (the others play against the seat) or `maxn`
@@ -103,6 +104,8 @@ def solve_hand(
     seconds of search it raises TimeoutError; Ctrl-C stops it in the main thread.
     Once `cancel` (by default the thread's current token, solver/cancel.py) is
     cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
+    `tables`: a thread's own transposition tables (`_search.SearchTables`,
+    solver/batch.py) instead of the shared ones.
     """
     model = Model(model)
     token = cancel if cancel is not None else current_token()
@@ -147,6 +150,7 @@ def solve_hand(
         key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
         time_limit=time_limit or 0,
         cancel=token,
+        **({} if tables is None else {"tables": tables}),
     )
     cards = deck.cards
     return Solution(

@@ -4,7 +4,8 @@ The compiled search runs without the GIL, so positions solved in different
 threads are solved in parallel.  The strong bot, the hints and the review
 solve many positions per decision (the guessed deals of one information set,
 every card of a hand); `solve_many` hands them out to `threads` worker
-threads, each solving one position after the other with its own table, and
+threads, each solving one position after the other with its own table
+(`_search.SearchTables`, kept between batches until `release_tables`), and
 returns the `Solution`s in input order, the values exactly those of solving
 one by one (the node counts may differ: they depend on the table a solve
 meets).
@@ -26,12 +27,42 @@ from collections.abc import Sequence
 from ..engine.hand import Hand
 from ..engine.position import Position
 from ..engine.records import HandRecord
+from . import _search
 from .api import Solution, Step, plays_of, solve_hand
 from .cancel import Cancelled, CancelToken, cancellable, current_token
 from .model import Model
 
 #: How often (seconds) the waiting caller looks at its token and the clock.
 POLL_SECONDS = 0.002
+
+#: Worker threads' tables kept between batches (a table is costly to allocate and
+#: to fault in): at most as many as threads ever solved at once.
+_spare: list = []
+_spare_lock = threading.Lock()
+
+
+def _take_tables():
+    """A worker's own tables: a kept one, or new (None: a compiled search without
+    `SearchTables`, whose concurrent solves each get a table of their own)."""
+    with _spare_lock:
+        if _spare:
+            return _spare.pop()
+    make = getattr(_search, "SearchTables", None)
+    return None if make is None else make()
+
+
+def _give_back(tables) -> None:
+    if tables is not None:
+        with _spare_lock:
+            _spare.append(tables)
+
+
+def release_tables() -> None:
+    """Give back the memory of the tables the worker threads keep between batches."""
+    with _spare_lock:
+        for tables in _spare:
+            tables.release()
+        _spare.clear()
 
 
 def default_threads() -> int:
@@ -165,17 +196,25 @@ class _Batch:
         return self.results  # type: ignore[return-value]
 
     def _work(self) -> None:
-        with cancellable(self.token):
-            while not self.token.cancelled:
-                index = next(self.next)
-                if index >= len(self.hands):
-                    return
-                try:
-                    self.results[index] = solve_hand(
-                        self.hands[index], self.opts, cancel=self.token, model=self.model
-                    )
-                except BaseException as error:  # handed to the caller
-                    with self.lock:
-                        self.errors.append((index, error))
-                    self.token.cancel()
-                    return
+        tables = _take_tables()
+        try:
+            with cancellable(self.token):
+                self._solve_with(tables)
+        finally:
+            _give_back(tables)
+
+    def _solve_with(self, tables) -> None:
+        while not self.token.cancelled:
+            index = next(self.next)
+            if index >= len(self.hands):
+                return
+            try:
+                self.results[index] = solve_hand(
+                    self.hands[index], self.opts, cancel=self.token, model=self.model,
+                    tables=tables,
+                )
+            except BaseException as error:  # handed to the caller
+                with self.lock:
+                    self.errors.append((index, error))
+                self.token.cancel()
+                return
