@@ -15,8 +15,9 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Rules
+from cursedbottle.solver import _search, batch
 from cursedbottle.solver.api import solve_hand
-from cursedbottle.solver.batch import solve_many
+from cursedbottle.solver.batch import release_tables, solve_many
 from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
 from cursedbottle.solver.model import Model
 from cursedbottle.solver.sampling import random_position
@@ -101,9 +102,24 @@ def test_the_time_limit_is_honoured(threads: int) -> None:
 def test_an_error_is_raised_in_the_caller() -> None:
     rules = Rules(3)
     setup = Hand(rules, 0, *random_deal(rules, random.Random(1), 0))
-    hands = _hands(rules, 3, "error") + [setup]
+    hands = [*_hands(rules, 3, "error"), setup]
     with pytest.raises(ValueError, match="phase"):
         solve_many(hands, threads=2)
+
+
+@pytest.mark.skipif(not hasattr(_search, "SearchTables"), reason="a build without SearchTables")
+def test_each_thread_keeps_its_tables_until_released() -> None:
+    release_tables()
+    hands = _hands(Rules(4), 6, "tables")
+    first = solve_many(hands, threads=2)
+    kept = list(batch._spare)
+    # A worker that starts after another has ended takes the tables it left.
+    assert 1 <= len(kept) <= 2
+    assert _answers(solve_many(hands, threads=2)) == _answers(first)
+    assert {id(t) for t in kept} <= {id(t) for t in batch._spare}
+    assert len(batch._spare) <= 2
+    release_tables()
+    assert batch._spare == []
 
 
 def _exact_view(rules: Rules, seed: int):
