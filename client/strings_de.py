@@ -405,6 +405,7 @@ DE: dict[str, str] = {
     "f_values_points": "Punkte",
     "f_values_coins": "Münzen",
     "f_last_all": "l: alle",
+    "f_points_at_table": "(an einem Tisch nennt ? sie für sein Spiel)",
     "f_keys_lan_narrow": (
         "Enter spielen · ←→ wählen · h Tipp · t Tutor {state} · o Plätze"
         " · ? Regeln · q Ende"

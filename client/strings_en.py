@@ -390,6 +390,7 @@ EN: dict[str, str] = {
     "f_values_points": "points",
     "f_values_coins": "coins",
     "f_last_all": "l: all",
+    "f_points_at_table": "(at a table, ? lists them for its game)",
     "f_keys_lan_narrow": (
         "Enter play · ←→ choose · h hint · t tutor {state} · o seats"
         " · ? rules · q quit"
