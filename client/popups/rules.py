@@ -40,7 +40,7 @@ def point_table(tr: Tr, rules: game_pb2.Rules | None) -> list[str]:
 
 def rules_body(tr: Tr, rules: game_pb2.Rules | None) -> Text:
     text = tr.rules_text()
-    table = point_table(tr, rules)
+    table = point_table(tr, rules) or ["  " + tr("f_points_at_table")]  # (the lobby's ?)
     text = text.replace(POINT_TABLE + "\n", "".join(line + "\n" for line in table))
     out = Text(tr("f_rules_top") + "\n", style="bold")
     out.append(text)
