@@ -69,6 +69,10 @@ def exact_cards_for(rules: Rules) -> int:
 #: Weight of the rollout score beside an exact value when ranking (a tie-breaker:
 #: exact values are whole points, and 1/100 of a rollout score stays below one).
 TIE_WEIGHT = 0.01
+#: Deals drawn and solved together per thread when the exact solves run on
+#: several threads: enough to keep every thread busy while the solves' lengths
+#: differ, few enough for a time budget to stop in time.
+DEALS_PER_THREAD = 8
 #: The model of the exact solves in `_deals_values` (ActionValue.model): change
 #: both together, the hint's sentence says it to the player.
 EXACT_MODEL = "paranoid"
@@ -143,7 +147,7 @@ def evaluate(
     while True:
         t0 = time.perf_counter()
         # Exact solves gain from threads; rollouts are Python (one at a time).
-        chunk = max(1, threads) if exact else 1
+        chunk = DEALS_PER_THREAD * threads if exact and threads > 1 else 1
         if samples is not None:
             chunk = min(chunk, samples - done)
         if play:
