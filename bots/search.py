@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from cursedbottle.engine.actions import Action, ChooseOpen, PassCard, PileCard
@@ -206,6 +207,38 @@ def _deals_values(
 ) -> list[tuple[list[float], list[float]]]:
     """(values, rollout scores) of each action on each deal of `deals`."""
     hands = [position_of(view, deal) for deal in deals]
+    if not exact:
+        return [(r, r) for r in _rollouts(view, actions, hands, policy)]
+    from cursedbottle.solver.batch import solve_many
+    from cursedbottle.solver.cancel import current_token
+
+    # The exact value decides; the rollouts only order the cards the solver
+    # values alike (often all of them, when the seat is doomed whatever it
+    # does against opponents who all play against it).
+    if threads == 1:
+        rows = _rollouts(view, actions, hands, policy)
+        solutions = solve_many(hands, model=model, threads=1)
+    else:
+        # The solves run without the GIL: the rollouts (Python) run meanwhile.
+        with ThreadPoolExecutor(1, thread_name_prefix="cb-solve") as pool:
+            pending = pool.submit(
+                solve_many, hands, model=model, threads=threads, cancel=current_token()
+            )
+            rows = _rollouts(view, actions, hands, policy)
+            solutions = pending.result()
+    return [
+        ([float(s.values[a.card]) for a in actions], r)
+        for s, r in zip(solutions, rows, strict=True)
+    ]
+
+
+def _rollouts(
+    view: SeatView,
+    actions: list[Action],
+    hands: list[Hand],
+    policy: Callable[[Hand], tuple[int, ...]],
+) -> list[list[float]]:
+    """The seat's rollout score after each action, on each hand."""
     rows = []
     for hand in hands:
         rollouts = []
@@ -214,18 +247,7 @@ def _deals_values(
             child.push_unchecked(action.card.index)
             rollouts.append(float(policy(child)[view.seat]))
         rows.append(rollouts)
-    if not exact:
-        return [(r, r) for r in rows]
-    from cursedbottle.solver.batch import solve_many
-
-    # The exact value decides; the rollouts only order the cards the solver
-    # values alike (often all of them, when the seat is doomed whatever it
-    # does against opponents who all play against it).
-    solutions = solve_many(hands, model=model, threads=threads)
-    return [
-        ([float(s.values[a.card]) for a in actions], r)
-        for s, r in zip(solutions, rows, strict=True)
-    ]
+    return rows
 
 
 def _setup_values(view: SeatView, actions: list[Action], rng: random.Random) -> list[float]:
