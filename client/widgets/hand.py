@@ -163,6 +163,9 @@ class HandView(Widget):
         per_row = 4 if self.big() else 3 if self.hand.values else 2  # keys, faces, points
         return max(2, per_row * len(self.rows))
 
+    def on_resize(self) -> None:
+        self.watch_hand()  # boxed or not: the title says where the points are
+
     def watch_hand(self) -> None:
         """The title says the keys, and how to see the points (boxed: on the edge)."""
         tr = self.tr
