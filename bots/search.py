@@ -210,7 +210,7 @@ def _deals_values(
     if not exact:
         return [(r, r) for r in _rollouts(view, actions, hands, policy)]
     from cursedbottle.solver.batch import solve_many
-    from cursedbottle.solver.cancel import current_token
+    from cursedbottle.solver.cancel import CancelToken, current_token
 
     # The exact value decides; the rollouts only order the cards the solver
     # values alike (often all of them, when the seat is doomed whatever it
@@ -220,11 +220,17 @@ def _deals_values(
         solutions = solve_many(hands, model=model, threads=1)
     else:
         # The solves run without the GIL: the rollouts (Python) run meanwhile.
+        # A caller without a token (Ctrl-C) gets one, so the solves stop with it.
+        outer = current_token()
+        token = outer if outer is not None else CancelToken()
         with ThreadPoolExecutor(1, thread_name_prefix="cb-solve") as pool:
-            pending = pool.submit(
-                solve_many, hands, model=model, threads=threads, cancel=current_token()
-            )
-            rows = _rollouts(view, actions, hands, policy)
+            pending = pool.submit(solve_many, hands, model=model, threads=threads, cancel=token)
+            try:
+                rows = _rollouts(view, actions, hands, policy)
+            except BaseException:
+                if outer is None:
+                    token.cancel()
+                raise
             solutions = pending.result()
     return [
         ([float(s.values[a.card]) for a in actions], r)

@@ -144,3 +144,12 @@ def test_the_bots_search_is_the_same_on_two_threads() -> None:
     rng = random.Random(2)
     hands = [position_of(view, sample_deal(view, rng)) for _ in range(6)]
     assert _answers(solve_many(hands, threads=2)) == _answers([solve_hand(h) for h in hands])
+
+
+def test_the_bots_search_on_two_threads_is_cancellable() -> None:
+    view = _exact_view(Rules(3, hands=1), 7)
+    token = CancelToken()
+    token.cancel()
+    with cancellable(token), pytest.raises(Cancelled):
+        evaluate(view, random.Random(5), budget=None, samples=12, threads=2)
+    assert _batch_threads() == []
