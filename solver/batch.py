@@ -36,7 +36,9 @@ from .model import Model
 POLL_SECONDS = 0.002
 
 #: Worker threads' tables kept between batches (a table is costly to allocate and
-#: to fault in): at most as many as threads ever solved at once.
+#: to fault in; after a review's first tricks one is hundreds of MB): at most this
+#: many, the rest are given back as their threads end.
+KEEP_TABLES = 4
 _spare: list = []
 _spare_lock = threading.Lock()
 
@@ -52,9 +54,13 @@ def _take_tables():
 
 
 def _give_back(tables) -> None:
-    if tables is not None:
-        with _spare_lock:
+    if tables is None:
+        return
+    with _spare_lock:
+        if len(_spare) < KEEP_TABLES:
             _spare.append(tables)
+            return
+    tables.release()
 
 
 def release_tables() -> None:

@@ -122,6 +122,15 @@ def test_each_thread_keeps_its_tables_until_released() -> None:
     assert batch._spare == []
 
 
+@pytest.mark.skipif(not hasattr(_search, "SearchTables"), reason="a build without SearchTables")
+def test_at_most_keep_tables_are_kept(monkeypatch) -> None:
+    release_tables()
+    monkeypatch.setattr(batch, "KEEP_TABLES", 1)
+    solve_many(_hands(Rules(3), 6, "keep"), threads=3)
+    assert len(batch._spare) == 1
+    release_tables()
+
+
 def _exact_view(rules: Rules, seed: int):
     """A seat to move in the play phase with few enough cards left to be solved exactly."""
     rng = random.Random(seed)
