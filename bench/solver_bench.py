@@ -13,6 +13,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py            # everything (a few minutes)
     .venv/bin/python bench/solver_bench.py --quick    # 5 positions per suite
     .venv/bin/python bench/solver_bench.py --without tt --suite 3p-8
+    .venv/bin/python bench/solver_bench.py --with history --suite 3p-8   # one not on by default
     .venv/bin/python bench/solver_bench.py --game cursed-bottle   # only one game's suites
     .venv/bin/python bench/solver_bench.py --model both --suite 3p-8   # paranoid, then maxn
 
@@ -139,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         help="switch a search technique off (to measure what it buys)",
     )
     parser.add_argument(
+        "--with", dest="with_", action="append", default=[], choices=sorted(_search.OPTIONS),
+        help="switch on a technique the search leaves off by default (history, killer)",
+    )
+    parser.add_argument(
         "--game", choices=("cursed-bottle", "bottle-imp"), help="only this game's suites"
     )
     parser.add_argument("--no-reference", action="store_true", help="skip the Python reference")
@@ -154,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     count = args.positions or (5 if args.quick else 20)
     opts = _search.ALL_OPTIONS
+    for name in args.with_:
+        opts |= _search.OPTIONS[name]
     for name in args.without:
         opts &= ~_search.OPTIONS[name]
     failed = False

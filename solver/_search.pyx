@@ -103,11 +103,30 @@ cdef enum:
     OPT_CANON = 32
     OPT_OWNER = 64
     OPT_AVOID = 128
-    OPT_ALL = 255
+    #: Issue 17: the history heuristic (ties of the look-ahead broken by how
+    #: often a card cut off before), killer moves (per count of cards in
+    #: play, tried right after the hash move), enhanced transposition
+    #: cut-offs in the bottle question (a move that ends the trick into a
+    #: settled position is taken without search).
+    OPT_HISTORY = 256
+    OPT_KILLER = 512
+    OPT_ETC = 1024
+    #: Quick-trick bounds for a seat that can no longer buy (`quick_bounds`).
+    OPT_QUICK = 2048
+    OPT_ALL = 4095
+    #: What solve_state uses by default: all but the history heuristic and
+    #: the killer moves, which cost nodes, and the enhanced transposition
+    #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
+    OPT_DEFAULT = 2303
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
-           "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID}
-ALL_OPTIONS = OPT_ALL
+           "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
+           "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
+           "quick": OPT_QUICK}
+#: The techniques used by default (the benchmark's and the tests' "all");
+#: EVERY_OPTION adds those that do not pay.
+ALL_OPTIONS = OPT_DEFAULT
+EVERY_OPTION = OPT_ALL
 #: Cards a table key can describe (solve_state's default `key_cap`).
 MAX_KEY_CARDS = MAXC
 #: Counters of the last solve (for the benchmark and for tuning).
@@ -122,6 +141,28 @@ cdef int64_t CHECK_MASK = 0xFFFF
 #: below the price is the feature that matters, 4x fewer nodes than without).
 cdef int OWN_W = 1
 cdef int BELOW_W = 4
+#: History counts stay below this (they break ties of the look-ahead only).
+cdef int64_t HIST_CAP = 1 << 30
+
+
+cdef inline void good_move(Ctx* c, int h, int card, int depth, int place,
+                           bint bottle_only) noexcept nogil:
+    """Learn from a cut-off by `card` of holder h at `depth` cards in play, the
+    `place`-th move tried: the killer of that depth and its history count."""
+    c.cut_at[place if place < 4 else 4] += 1
+    if c.opts & OPT_KILLER:
+        c.killer[bottle_only][depth] = card + 1
+    if c.opts & OPT_HISTORY:
+        c.hist[h][card] += depth * depth
+        if c.hist[h][card] >= HIST_CAP:
+            age_history(c)
+
+
+cdef void age_history(Ctx* c) noexcept nogil:
+    cdef int i, j
+    for i in range(MAXH):
+        for j in range(MAXC):
+            c.hist[i][j] >>= 1
 
 
 
@@ -211,6 +252,22 @@ cdef struct Ctx:
     int w[MAXH][MAXH]
     MEntry* mtt
     uint64_t mtt_mask
+    #: Move ordering learnt during the solve: history counts per holder and
+    #: card, killer moves (card + 1, 0: none) per count of cards in play, of
+    #: the main search [0] and of the bottle question [1].
+    int64_t hist[MAXH][MAXC]
+    int8_t killer[2][MAXC + 1]
+    #: Counters for profiling (LAST_STATS): table probes and hits (main,
+    #: bottle question), the place of the move that cut off (0-3, 4+), nodes
+    #: without a cut-off, nodes by tricks left.
+    int64_t looks
+    int64_t hits
+    int64_t alooks
+    int64_t ahits
+    int64_t cut_at[5]
+    int64_t no_cut
+    int64_t etc_cuts
+    int64_t dnodes[17]
 
 
 cdef struct State:
@@ -468,6 +525,8 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
     if not owns or (below & ~mine):
         l = taken
         u = taken + rest
+        if not owns and not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
+            quick_bounds(c, s, mine, below == 0, taken, rest, &l, &u)
     if owns or (below & mine):
         if c.hot:
             if -c.pile - taken - rest < l:
@@ -481,6 +540,76 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
                 u = -c.pile
     lo[0] = l
     hi[0] = u
+
+
+cdef inline int lowest_points(Ctx* c, uint64_t m, int k) noexcept nogil:
+    """The sum of the k smallest card points among the cards of m."""
+    cdef int count[MAX_CARD_POINTS + 1]
+    cdef int v, r = 0
+    memset(count, 0, sizeof(count))
+    while m:
+        count[c.points[cb_ctz(m)]] += 1
+        m &= m - 1
+    for v in range(MAX_CARD_POINTS + 1):
+        if k <= 0:
+            break
+        if count[v] > k:
+            count[v] = k
+        r += v * count[v]
+        k -= count[v]
+    return r
+
+
+cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, bint no_buyer, int taken,
+                              int rest, int* lo, int* hi) noexcept nogil:
+    """Quick tricks for a seat that can no longer buy (it does not own and
+    holds no card below the price), at the start of a trick (its cards are
+    `mine`, all in one hand; points `taken`; `rest` points in play).
+
+    Every trick holds one card of each hand.  A trick with a card above the
+    seat's highest is lost to it (the highest card wins, or someone buys):
+    one hand's cards above it fall in as many tricks, and each of those
+    tricks takes the lowest-point cards of every other hand at the least.
+    When nobody can buy any more (`no_buyer`), each of the seat's cards above
+    every other card wins its trick, with at least the lowest-point cards of
+    the others.  (Not for Devil's Eye, a side of two or two bottles.)
+    """
+    cdef int i, hq = -1, j, a, most = 0, star = -1, won
+    cdef uint64_t above, others = 0, winners
+    if c.free or c.two or c.partner >= 0 or not mine:
+        return
+    for i in range(c.nholders):
+        if s.hand[i] & mine:
+            if hq >= 0:
+                return
+            hq = i
+    if s.hand[hq] != mine:
+        return
+    above = ~((bit(cb_hibit(mine)) << 1) - 1)
+    for j in range(c.nholders):
+        if j != hq:
+            others |= s.hand[j]
+            a = cb_popcount(s.hand[j] & above)
+            if a > most:
+                most = a
+                star = j
+    if most > 0:
+        won = rest - mask_points(c, s.hand[star] & above) - lowest_points(c, mine, most)
+        for j in range(c.nholders):
+            if j != hq and j != star:
+                won -= lowest_points(c, s.hand[j], most)
+        if taken + won < hi[0]:
+            hi[0] = taken + won
+    if no_buyer and others:
+        winners = mine & ~((bit(cb_hibit(others)) << 1) - 1)
+        a = cb_popcount(winners)
+        if a > 0:
+            won = mask_points(c, winners)
+            for j in range(c.nholders):
+                if j != hq:
+                    won += lowest_points(c, s.hand[j], a)
+            if taken + won > lo[0]:
+                lo[0] = taken + won
 
 
 cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t inplay,
@@ -824,19 +953,24 @@ cdef inline int owner_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
 
 
 cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximise,
-                              int hash_move, bint bottle_only, int* moves) noexcept nogil:
+                              int hash_move, bint bottle_only, int depth,
+                              int* moves) noexcept nogil:
     """`cards` into `moves` in the order to try them, returning how many: the
-    hash move first, then by the look-ahead (`static_eval`, or for the
-    bottle question alone `owner_eval`) as the mover wants it, ties high card
-    first."""
+    hash move first, then the killer move of this depth (OPT_KILLER), then by
+    the look-ahead (`static_eval`, or for the bottle question alone
+    `owner_eval`) as the mover wants it, ties by the history counts
+    (OPT_HISTORY), then high card first."""
     cdef int64_t score[MAXC]
     cdef int64_t v
     cdef int n = 0, j, card
+    cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
     while cards:
         card = cb_hibit(cards)
         cards &= ~bit(card)
         if card == hash_move:
             v = INT64_MAX_SCORE
+        elif card == killer:
+            v = INT64_MAX_SCORE - 1
         elif c.opts & OPT_ORDER:
             if bottle_only:
                 v = owner_eval(c, s, card_holder(c, s, h, card), card)
@@ -844,6 +978,10 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
                 v = static_eval(c, s, card_holder(c, s, h, card), card)
             if not maximise:
                 v = -v
+            if c.opts & OPT_HISTORY:
+                v = v * HIST_CAP + c.hist[card_holder(c, s, h, card)][card]
+        elif c.opts & OPT_HISTORY:
+            v = c.hist[card_holder(c, s, h, card)][card]
         else:
             v = 0
         # Insertion, highest score first (stable: ties stay high card first).
@@ -883,9 +1021,9 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     nor the grouping of equivalent cards looks at them.  (One seat and one
     bottle: switched off for a side of two and with the second bottle.)
     """
-    cdef uint64_t inplay, below, mine
+    cdef uint64_t inplay, below, mine, reps, m
     cdef uint64_t ok[5]
-    cdef int i, n, h, result
+    cdef int i, n, h, result, depth, card
     cdef int moves[MAXC]
     cdef bint owns = s.owner == c.root, maximise, use_tt
     cdef Entry* e
@@ -903,11 +1041,15 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         return 1
     if owns and not (below & ~mine):
         return 0
-    use_tt = s.n == 0 and (c.opts & OPT_TT) and cb_popcount(inplay) > TT_MIN * c.nholders
+    depth = cb_popcount(inplay)
+    c.dnodes[(depth + c.nholders - 1) // c.nholders] += 1
+    use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
     if use_tt:
         owner_key(c, s, inplay, ok)
+        c.alooks += 1
         e = bucket_entry(tt_bucket(c, ok), ok)
         if e != NULL:
+            c.ahits += 1
             if e.lower > 0:
                 return 1
             if e.upper < 0:
@@ -918,15 +1060,38 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
-    n = ordered_moves(c, s, h, representatives(c, s, h, mover_legal(c, s, h), inplay, False),
-                      maximise, -1, True, moves)
+    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False)
+    if (c.opts & OPT_ETC) and (c.opts & OPT_TT) and s.n == c.nholders - 1 and depth - 1 > (TT_MIN + 1) * c.nholders:
+        # The trick ends with this move: a child already settled in the
+        # table the mover's way answers at once.
+        m = reps
+        while m:
+            card = cb_hibit(m)
+            m &= ~bit(card)
+            child = s[0]
+            play(c, &child, card_holder(c, s, h, card), card)
+            owner_key(c, &child, in_play(c, &child), ok)
+            e = bucket_entry(tt_bucket(c, ok), ok)
+            if e != NULL and ((e.lower > 0) if maximise else (e.upper < 0)):
+                c.etc_cuts += 1
+                result = maximise
+                if use_tt:
+                    owner_key(c, s, inplay, ok)
+                    mark_owner(c, ok, 1 if result else -1)
+                return result
+        if use_tt:
+            owner_key(c, s, inplay, ok)
+    n = ordered_moves(c, s, h, reps, maximise, -1, True, depth, moves)
     result = 0 if maximise else 1
     for i in range(n):
         child = s[0]
         play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
         if avoid(c, &child) == maximise:
             result = maximise
+            good_move(c, card_holder(c, s, h, moves[i]), moves[i], depth, i, True)
             break
+    else:
+        c.no_cut += 1
     if use_tt:
         mark_owner(c, ok, 1 if result else -1)
     return result
@@ -971,8 +1136,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         if owner_max <= alpha and beta <= s.taken and s.n == 0:
             return s.taken if avoid(c, s) else owner_max
     depth = cb_popcount(inplay)
+    c.dnodes[(depth + c.nholders - 1) // c.nholders] += 1
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
+        c.looks += 1
         shift = tt_key(c, s, inplay, key, okey)
         both_open = key_taken(key) < TAKEN_STUCK
         if both_open and (c.opts & OPT_OWNER):
@@ -992,6 +1159,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                         alpha = s.taken
         e = bucket_entry(tt_bucket(c, key), key)
         if e != NULL:
+            c.hits += 1
             lo = e.lower + shift
             hi = e.upper + shift
             if lo >= beta:
@@ -1017,7 +1185,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     reps = mover_legal(c, s, h)
     if c.opts & OPT_EQUIV:
         reps = representatives(c, s, h, reps, inplay, True)
-    nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, moves)
+    nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
         card = moves[k]
@@ -1037,7 +1205,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            good_move(c, card_holder(c, s, h, card), card, depth, k, False)
             break
+    else:
+        c.no_cut += 1
     if stored:
         tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift,
                  cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
@@ -1278,7 +1449,7 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
     return legal
 
 
-def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_ALL,
+def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
                 int key_cap=MAXC, double time_limit=0, cancel=None):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
@@ -1355,6 +1526,14 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_ALL,
             out[card] = values[card]
     LAST_STATS["probes"] = c.probes
     LAST_STATS["avoid_nodes"] = c.avoid_nodes
+    LAST_STATS["tt_looks"] = c.looks
+    LAST_STATS["tt_hits"] = c.hits
+    LAST_STATS["avoid_tt_looks"] = c.alooks
+    LAST_STATS["avoid_tt_hits"] = c.ahits
+    LAST_STATS["cut_at"] = [c.cut_at[i] for i in range(5)]
+    LAST_STATS["no_cut"] = c.no_cut
+    LAST_STATS["etc_cuts"] = c.etc_cuts
+    LAST_STATS["nodes_by_tricks_left"] = [c.dnodes[i] for i in range(17)]
     return out, c.nodes
 
 

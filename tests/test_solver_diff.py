@@ -113,7 +113,7 @@ TECHNIQUE_RULES = [
 ]
 
 
-@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon"])
+@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon", "quick"])
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
     """Each technique of the max-n search switched off gives the same values:
@@ -126,6 +126,29 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
         full = solve_hand(hand, model=Model.MAXN)
         without = solve_hand(hand, ALL_OPTIONS & ~OPTIONS[name], model=Model.MAXN)
         assert without.values == full.values
+
+
+#: Issue 17's techniques: the quick-trick bounds are on by default (switched
+#: off here); the enhanced transposition cut-offs, the history heuristic and
+#: the killer moves off (switched on here).
+ISSUE17_SWITCHES = ["quick", "etc", "history", "killer"]
+
+
+@pytest.mark.parametrize("name", ISSUE17_SWITCHES)
+@pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
+def test_paranoid_techniques_change_no_value(rules: Rules, name: str) -> None:
+    """Each of issue 17's techniques switched the other way gives the same
+    paranoid values, against the reference too."""
+    opts = ALL_OPTIONS ^ OPTIONS[name]
+    if getattr(rules, "second_bottle", False):
+        hands = list(_second_bottle_hands(rules, 3, "techniques17"))
+    else:
+        hands = [p.to_hand() for p in _positions(rules, 4, "techniques17")]
+    for hand in hands:
+        full = solve_hand(hand)
+        switched = solve_hand(hand, opts)
+        assert switched.values == full.values
+        assert switched.values == reference_solve(hand)[1]
 
 
 def test_the_formats_example() -> None:
