@@ -24,6 +24,7 @@ from cursedbottle.client.table import GameOverScreen, HandEndScreen, HintScreen,
 from cursedbottle.engine import Rules
 from cursedbottle.engine.rules import Edition
 from cursedbottle.v1 import game_pb2, table_pb2
+from textual.widgets import Input
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("CB_UPDATE_SNAPSHOTS") == "1"
@@ -32,6 +33,9 @@ DOCS = Path(__file__).parent.parent / "docs" / "screenshots"
 
 
 def _check(app: CursedBottleApp, name: str) -> None:
+    # A text field's cursor blinks with the clock: draw it steadily on.
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
     text = screen_text(app) + "\n"
     svg = app.export_screenshot(title=name)
     txt_path, svg_path = SNAPSHOTS / f"{name}.txt", SNAPSHOTS / f"{name}.svg"
