@@ -1313,6 +1313,29 @@ def release_table():
         free_table(&g_mtable)
 
 
+cdef class SearchTables:
+    """A caller's own transposition tables (paranoid and max-n), kept between its
+    solves like the module's shared ones: a thread that solves many positions
+    (solver/batch.py) passes its own to `solve_state(tables=...)`, so that
+    threads never wait for, nor allocate anew, a table.  One thread at a time."""
+
+    cdef Table t
+    cdef Table m
+
+    def __cinit__(self):
+        self.t = Table(NULL, 0, 0, sizeof(Entry))
+        self.m = Table(NULL, 0, 0, sizeof(MEntry))
+
+    def __dealloc__(self):
+        free_table(&self.t)
+        free_table(&self.m)
+
+    def release(self):
+        """Give the tables' memory back (the next solve makes new ones)."""
+        free_table(&self.t)
+        free_table(&self.m)
+
+
 cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -1:
     """Fill the search's C state from a `Problem` (solver/problem.py), after
     checking that it fits the arrays and the table key's fields."""
@@ -1450,7 +1473,8 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
 
 
 def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
-                int key_cap=MAXC, double time_limit=0, cancel=None):
+                int key_cap=MAXC, double time_limit=0, cancel=None,
+                SearchTables tables=None):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
     `problem` is a `Problem` (solver/problem.py): the position, the seat
@@ -1471,13 +1495,16 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     when passed; in the main thread a Ctrl-C stops the search too
     (KeyboardInterrupt), though it runs without the GIL.  `cancel` is a
     `CancelToken` (solver/cancel.py): once another thread cancels it the
-    search stops and raises `Cancelled`.
+    search stops and raises `Cancelled`.  `tables`: the caller's own
+    (`SearchTables`) instead of the module's shared ones.
     """
     cdef Ctx c
     cdef State s
     cdef uint64_t legal = 0
     cdef int values[MAXC]
-    cdef bint own
+    cdef bint own, locked
+    cdef Table* pt = &g_table
+    cdef Table* mt = &g_mtable
     cdef void* private = NULL
     cdef unsigned char[::1] cancel_flag = None
     cdef int card
@@ -1488,27 +1515,31 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
     c.watch_signals = threading.current_thread() is threading.main_thread()
     memset(values, 0, sizeof(values))
-    own = _TABLE_LOCK.acquire(blocking=False)
+    if tables is not None:
+        pt, mt = &tables.t, &tables.m
+        own, locked = True, False
+    else:
+        own = locked = _TABLE_LOCK.acquire(blocking=False)
     try:
         if maxn:
-            c.mtt = <MEntry*>table_for(&g_mtable, tt_bits, own, &c.mtt_mask, &c.gen)
+            c.mtt = <MEntry*>table_for(mt, tt_bits, own, &c.mtt_mask, &c.gen)
             private = NULL if own else c.mtt
         else:
-            c.tt = <Entry*>table_for(&g_table, tt_bits, own, &c.tt_mask, &c.gen)
+            c.tt = <Entry*>table_for(pt, tt_bits, own, &c.tt_mask, &c.gen)
             private = NULL if own else c.tt
     except BaseException:
-        if own:
+        if locked:
             _TABLE_LOCK.release()
         raise
     try:
         with nogil:
             legal = root_values(&c, &s, maxn, values)
     finally:
-        if own:
+        if locked:
             _TABLE_LOCK.release()
-        elif maxn:
+        if private != NULL and maxn:
             cb_table_free(private, (c.mtt_mask + 1) * sizeof(MEntry))
-        else:
+        elif private != NULL:
             cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
     if c.interrupted:
         raise KeyboardInterrupt
