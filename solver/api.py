@@ -92,7 +92,7 @@ def solve_hand(
     time_limit: float | None = None,
     cancel: CancelToken | None = None,
     model: Model | str = Model.PARANOID,
-    tables: object | None = None,
+    tables: _search.SearchTables | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move),
     under `model`: `paranoid` (the others play against the seat) or `maxn`
@@ -150,7 +150,7 @@ def solve_hand(
         key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
         time_limit=time_limit or 0,
         cancel=token,
-        **({} if tables is None else {"tables": tables}),
+        tables=tables,
     )
     cards = deck.cards
     return Solution(

@@ -39,23 +39,19 @@ POLL_SECONDS = 0.002
 #: to fault in; after a review's first tricks one is hundreds of MB): at most this
 #: many, the rest are given back as their threads end.
 KEEP_TABLES = 4
-_spare: list = []
+_spare: list[_search.SearchTables] = []
 _spare_lock = threading.Lock()
 
 
-def _take_tables():
-    """A worker's own tables: a kept one, or new (None: a compiled search without
-    `SearchTables`, whose concurrent solves each get a table of their own)."""
+def _take_tables() -> _search.SearchTables:
+    """A worker's own tables: a kept one, or new."""
     with _spare_lock:
         if _spare:
             return _spare.pop()
-    make = getattr(_search, "SearchTables", None)
-    return None if make is None else make()
+    return _search.SearchTables()
 
 
-def _give_back(tables) -> None:
-    if tables is None:
-        return
+def _give_back(tables: _search.SearchTables) -> None:
     with _spare_lock:
         if len(_spare) < KEEP_TABLES:
             _spare.append(tables)
@@ -209,7 +205,7 @@ class _Batch:
         finally:
             _give_back(tables)
 
-    def _solve_with(self, tables) -> None:
+    def _solve_with(self, tables: _search.SearchTables) -> None:
         while not self.token.cancelled:
             index = next(self.next)
             if index >= len(self.hands):

@@ -15,7 +15,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Rules
-from cursedbottle.solver import _search, batch
+from cursedbottle.solver import batch
 from cursedbottle.solver.api import solve_hand
 from cursedbottle.solver.batch import release_tables, solve_many
 from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
@@ -107,7 +107,6 @@ def test_an_error_is_raised_in_the_caller() -> None:
         solve_many(hands, threads=2)
 
 
-@pytest.mark.skipif(not hasattr(_search, "SearchTables"), reason="a build without SearchTables")
 def test_each_thread_keeps_its_tables_until_released() -> None:
     release_tables()
     hands = _hands(Rules(4), 6, "tables")
@@ -122,7 +121,6 @@ def test_each_thread_keeps_its_tables_until_released() -> None:
     assert batch._spare == []
 
 
-@pytest.mark.skipif(not hasattr(_search, "SearchTables"), reason="a build without SearchTables")
 def test_at_most_keep_tables_are_kept(monkeypatch) -> None:
     release_tables()
     monkeypatch.setattr(batch, "KEEP_TABLES", 1)
