@@ -526,7 +526,7 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
         l = taken
         u = taken + rest
         if not owns and not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
-            quick_bounds(c, s, mine, below == 0, taken, rest, &l, &u)
+            quick_bounds(c, s, mine, cb_popcount(below), taken, rest, &l, &u)
     if owns or (below & mine):
         if c.hot:
             if -c.pile - taken - rest < l:
@@ -560,7 +560,7 @@ cdef inline int lowest_points(Ctx* c, uint64_t m, int k) noexcept nogil:
     return r
 
 
-cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, bint no_buyer, int taken,
+cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int taken,
                               int rest, int* lo, int* hi) noexcept nogil:
     """Quick tricks for a seat that can no longer buy (it does not own and
     holds no card below the price), at the start of a trick (its cards are
@@ -570,9 +570,10 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, bint no_buyer, in
     seat's highest is lost to it (the highest card wins, or someone buys):
     one hand's cards above it fall in as many tricks, and each of those
     tricks takes the lowest-point cards of every other hand at the least.
-    When nobody can buy any more (`no_buyer`), each of the seat's cards above
-    every other card wins its trick, with at least the lowest-point cards of
-    the others.  (Not for Devil's Eye, a side of two or two bottles.)
+    Each of the seat's cards above every other card wins its trick unless
+    someone buys in it, which the `buyers` cards below the price (all the
+    others') can do in as many tricks at most: the rest of those cards win,
+    with at least the lowest-point cards of the others.  (Not for Devil's Eye, a side of two or two bottles.)
     """
     cdef int i, hq = -1, j, a, most = 0, star = -1, won
     cdef uint64_t above, others = 0, winners
@@ -600,11 +601,11 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, bint no_buyer, in
                 won -= lowest_points(c, s.hand[j], most)
         if taken + won < hi[0]:
             hi[0] = taken + won
-    if no_buyer and others:
+    if others:
         winners = mine & ~((bit(cb_hibit(others)) << 1) - 1)
-        a = cb_popcount(winners)
+        a = cb_popcount(winners) - buyers
         if a > 0:
-            won = mask_points(c, winners)
+            won = lowest_points(c, winners, a)
             for j in range(c.nholders):
                 if j != hq:
                     won += lowest_points(c, s.hand[j], a)
