@@ -19,6 +19,7 @@ from typing import Any
 
 from cursedbottle.cli.errors import fail
 from cursedbottle.cli.files import write_out
+from cursedbottle.solver.review import distinct
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -237,16 +238,6 @@ def _hands_listing(store, table_id: str, as_json: bool) -> str:
         rows.append((str(e["hand"]), names[e["dealer"]], bottle, scores))
     tail = f"`cursed-bottle history {table.table_id} --hand N` exports a hand's record.\n"
     return head + _columns(rows) + tail
-
-
-def distinct(names: list[str], seating: list[int | None] | None = None) -> list[str]:
-    """Names a reader can tell apart: three "random bot"s become "random bot (seat 0)" …,
-    by table seat (`seating`: the table seat of each hand seat, as stored)."""
-    seats = seating or list(range(len(names)))
-    return [
-        f"{n} (seat {seats[i]})" if names.count(n) > 1 and seats[i] is not None else n
-        for i, n in enumerate(names)
-    ]
 
 
 def _columns(rows: list[tuple[str, ...]]) -> str:

@@ -26,6 +26,12 @@ def shown_name(tr: Tr, name: str) -> str:
     return tr("bot_" + kind) if tr.has("bot_" + kind) else tr("bot_other", kind=kind)
 
 
+def told_apart(name: str, names: list[str], seat: int) -> str:
+    """`name`, with its seat counted from 1 when another seat of `names` has the same
+    name (two "rule bot"s at one table: "rule bot 2" and "rule bot 3")."""
+    return name if names.count(name) == 1 else f"{name} {seat + 1}"
+
+
 def seat_name(tr: Tr, info: table_pb2.TableInfo | None, seat: int | None,
               lopaka: int | None) -> str:
     """A seat's name: its player's, "Lopaka", or "#3" for a seat nobody named (seats
@@ -38,8 +44,7 @@ def seat_name(tr: Tr, info: table_pb2.TableInfo | None, seat: int | None,
         names = [shown_name(tr, s.name) for s in info.seats]
         for s, name in zip(info.seats, names, strict=True):
             if s.seat == seat and name:
-                # two "rule bot"s at one table: tell them apart by their seat
-                return name if names.count(name) == 1 else f"{name} {seat + 1}"
+                return told_apart(name, names, seat)
     return f"#{seat + 1}"
 
 

@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Static
 from .cards import card_text
 from .i18n import Tr
 from .literal import plain, plain_cells
-from .log_lines import says_you, shown_name
+from .log_lines import says_you, shown_name, told_apart
 from .net import Seat, Session
 from .refusals import refusal
 
@@ -55,11 +55,10 @@ def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
             return tr("lopaka")
         if not s.name:
             return f"#{seat + 1}"
-        name = shown_name(tr, s.name)
-        # two "rule bot"s: told apart by their seat, as at the table (without Lopaka a
-        # hand's seats are the table's)
-        same = sum(shown_name(tr, o.name) == name for o in review.seats)
-        return name if same == 1 else f"{name} {seat + 1}"
+        # told apart by their seat, as at the table (without Lopaka a hand's seats are
+        # the table's)
+        names = [shown_name(tr, o.name) for o in review.seats]
+        return told_apart(names[seat], names, seat)
     if 0 <= seat < len(review.hand.names):
         return shown_name(tr, review.hand.names[seat])
     return f"#{seat + 1}"
@@ -291,10 +290,11 @@ class ReviewScreen(ModalScreen[None]):
 
 def scores_text(tr: Tr, hand: table_pb2.HandSummary) -> str:
     parts = []
-    for i, name in enumerate(hand.names):
+    names = [shown_name(tr, name) for name in hand.names]
+    for i, name in enumerate(names):
         score = hand.scores[i] if i < len(hand.scores) else 0
         mark = " ⚱" if hand.HasField("owner") and hand.owner == i else ""
-        parts.append(f"{shown_name(tr, name)}{mark} {score:+d}")
+        parts.append(f"{told_apart(name, names, i)}{mark} {score:+d}")
     return ", ".join(parts)
 
 

@@ -35,7 +35,7 @@ def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
         table_id=hand.table_id,
         table_name=hand.table_name,
         hand=hand.number,
-        names=record_names(hand.record, record),
+        names=record_names(hand.record, record, told_apart=False),  # the client words them
         scores=list(played.scores()),
         finished_ns=hand.finished_ns,
     )

@@ -40,9 +40,10 @@ def distinct(names: Sequence[str], seating: Sequence[int | None] | None = None) 
     ]
 
 
-def record_names(obj: Any, record: HandRecord) -> list[str]:
-    """Who sat where, by hand seat: the record's `names` (told apart by `distinct`; a
-    seat without a name is called by its table seat), else "seat N" and "Lopaka"."""
+def record_names(obj: Any, record: HandRecord, told_apart: bool = True) -> list[str]:
+    """Who sat where, by hand seat: the record's `names` (told apart by `distinct` for a
+    text; a client tells them apart in its own words; a seat without a name is called
+    by its table seat), else "seat N" and "Lopaka"."""
     seats = record.rules.seats
     given = obj.get("names") if isinstance(obj, dict) else None
     if isinstance(given, list) and len(given) == seats and all(isinstance(n, str) for n in given):
@@ -56,7 +57,7 @@ def record_names(obj: Any, record: HandRecord) -> list[str]:
         named = [
             n or ("Lopaka" if where[i] is None else f"seat {where[i]}") for i, n in enumerate(given)
         ]
-        return distinct(named, where if valid else None)
+        return distinct(named, where if valid else None) if told_apart else named
     return ["Lopaka" if s == record.lopaka else f"seat {s}" for s in range(seats)]
 
 

@@ -55,9 +55,11 @@ def _flat(text: str) -> str:
     return " ".join(inner)
 
 
-def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr) -> None:
+def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr,
+                        names: list[str]) -> None:
+    """`names`: the seats as the table screen names them (the server sends the names as
+    the table knows them; two rule bots are "rule bot 2" and "rule bot 3")."""
     lines = text.splitlines()
-    names = [s.name for s in review.seats]
     assert f"Review: {review.hand.table_name}, hand {review.hand.hand}" in text, text
     flat = _flat(text)
     for trick in review.tricks:
@@ -113,7 +115,9 @@ def test_review_of_the_hand_that_just_ended_and_from_the_history():
                 assert len(review.tricks) == 11
                 assert review.seats[0].name == "Ann" and len(review.seats) == 3
                 assert sum(s.analysed for s in review.seats) > 0
-                _check_review_shown(await _review_text(pilot, app), review, Tr("en"))
+                assert [s.name for s in review.seats] == ["Ann", "rule bot", "rule bot"]
+                _check_review_shown(await _review_text(pilot, app), review, Tr("en"),
+                                    ["Ann", "rule bot 2", "rule bot 3"])
                 await pilot.press("escape")
                 await until(pilot, lambda: isinstance(app.screen, HandEndScreen))
 
@@ -188,7 +192,7 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
             app.push_screen(ReviewScreen(Tr("en"), review=review))
             await pilot.pause()
             text = await _review_text(pilot, app)
-            _check_review_shown(text, review, Tr("en"))
+            _check_review_shown(text, review, Tr("en"), ["Ann", "Bob", "Cleo"])
             assert "→ Bob takes trick 1 and buys the bottle at 5♥" in text
             assert "forced" in text
             # the worst case beside: Ann's 9♠ at -2, which cost 2 there
