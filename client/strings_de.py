@@ -8,7 +8,7 @@ DE: dict[str, str] = {
     "nobody": "niemand",
     "pile": "Stapel",
     "dealer": "Geber",
-    "taken": "Stiche",
+    "taken": "Punkte",
     "total": "gesamt",
     "trick": "Stich",
     "last_trick": "Letzter Stich",
