@@ -84,6 +84,24 @@ def _ray(*args: str) -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
 
 
+def _wait_for_nodes(address: str, count: int, timeout: float = 60.0) -> None:
+    """Until the cluster counts `count` live nodes: `ray start` returns before the second
+    node has registered, and a run started then has only the head to run on."""
+    code = (
+        "import time, ray\n"
+        f"ray.init(address={address!r}, log_to_driver=False)\n"
+        "alive = lambda: sum(1 for n in ray.nodes() if n['Alive'])\n"
+        f"end = time.monotonic() + {timeout}\n"
+        f"while alive() < {count} and time.monotonic() < end:\n"
+        "    time.sleep(0.25)\n"
+        "print(alive())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=CLUSTER_ENV, timeout=timeout + 60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == str(count), done.stdout[-500:]
+
+
 @pytest.fixture(scope="module")
 def two_nodes():
     """A head and a second node on this machine, one CPU each.  (Ray puts a
@@ -94,6 +112,7 @@ def two_nodes():
     try:
         _ray(*start, "--head", "--port", str(port), "--include-dashboard", "false")
         _ray(*start, "--address", f"127.0.0.1:{port}")
+        _wait_for_nodes(f"127.0.0.1:{port}", 2)
         yield f"127.0.0.1:{port}"
     finally:
         _ray("stop", "--force")
