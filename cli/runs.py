@@ -17,7 +17,10 @@ class RunError(Exception):
     """A run that cannot start or go on, in one line for the user."""
 
 
-def add_run_arguments(p: argparse.ArgumentParser) -> None:
+def add_run_arguments(p: argparse.ArgumentParser, plot: str) -> None:
+    """The options every bot-only run shares; `plot`: what its --plot draws."""
+    p.add_argument("--seed", default="0", help="seed of everything random (default 0)")
+    p.add_argument("--plot", metavar="FILE.png", help=plot)
     p.add_argument(
         "--workers",
         type=int,

@@ -36,14 +36,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--hands", type=int, default=None, help="independent hands (deals) to play (default 100)"
     )
     how_much.add_argument("--games", type=int, default=None, help="whole games to play")
-    p.add_argument("--seed", default="0", help="seed of everything random (default 0)")
     p.add_argument(
         "--duplicate",
         action="store_true",
         help="replay each deal with the bots rotated through the seats",
     )
-    p.add_argument("--plot", metavar="FILE.png", help="draw the score distribution per bot")
-    add_run_arguments(p)
+    add_run_arguments(p, plot="draw the score distribution per bot")
     return p
 
 

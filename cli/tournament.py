@@ -33,14 +33,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     add_rules_arguments(p)
     p.add_argument("--deals", type=int, default=50, help="deals every table plays (default 50)")
-    p.add_argument("--seed", default="0", help="seed of everything random (default 0)")
     p.add_argument(
         "--every-seating",
         action="store_true",
         help="each deal in every order of the bots round the table, not only every rotation",
     )
-    p.add_argument("--plot", metavar="FILE.png", help="draw the differences and the ratings")
-    add_run_arguments(p)
+    add_run_arguments(p, plot="draw the differences and the ratings")
     return p
 
 
