@@ -79,13 +79,19 @@ cdef enum:
     #: A card's points fit 4 bits (the price card's in the key); a deck's total
     #: fits the key's 10 bits of points taken, below the three markers.
     MAX_CARD_POINTS = 15
-    MAX_TOTAL_POINTS = 1020
+    MAX_TOTAL_POINTS = 1019
     #: Markers in the key's points-taken field: the root seat can no longer end
-    #: as owner (score - taken stored), can no longer get rid of the bottle
-    #: (score + taken stored), and the key of the bottle question alone.
+    #: as owner, can no longer get rid of the bottle (both: values relative to
+    #: the points taken), and the key of the bottle question alone.
     TAKEN_NONOWNER = 1023
     TAKEN_STUCK = 1022
     TAKEN_AVOID = 1021
+    #: Values relative to the points taken, whatever the bottle's state (OPT_RELATIVE).
+    TAKEN_RELATIVE = 1020
+    #: How a seat's hand ends, as far as settled without search (`ending`).
+    ENDS_OPEN = -1
+    ENDS_FREE = 0
+    ENDS_OWNER = 1
 
 cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: Entries carry the number of the solve that wrote them (in the key), so a
@@ -113,16 +119,26 @@ cdef enum:
     OPT_ETC = 1024
     #: Quick-trick bounds for a seat that can no longer buy (`quick_bounds`).
     OPT_QUICK = 2048
-    OPT_ALL = 4095
+    #: The ending settled while only one side holds cards below the price
+    #: (`ending`; without it only while the root seat or nobody else does).
+    OPT_SETTLED = 4096
+    #: The main table's values relative to the points taken, whatever the
+    #: bottle's state (`relative_lower`); without it only once the ending is
+    #: settled, and the points taken are part of the key while it is open.
+    OPT_RELATIVE = 8192
+    #: The quick-trick bound's tricks lost counted by pairs (`beaten_pairs`).
+    OPT_MATCH = 16384
+    OPT_ALL = 32767
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes, and the enhanced transposition
     #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 2303
+    OPT_DEFAULT = 30975
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
-           "quick": OPT_QUICK}
+           "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
+           "match": OPT_MATCH}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -259,7 +275,7 @@ cdef struct Ctx:
     int8_t killer[2][MAXC + 1]
     #: Counters for profiling (LAST_STATS): table probes and hits (main,
     #: bottle question), the place of the move that cut off (0-3, 4+), nodes
-    #: without a cut-off, nodes by tricks left.
+    #: without a cut-off, nodes by tricks left, nodes and probes by root card.
     int64_t looks
     int64_t hits
     int64_t alooks
@@ -268,6 +284,8 @@ cdef struct Ctx:
     int64_t no_cut
     int64_t etc_cuts
     int64_t dnodes[17]
+    int64_t card_nodes[MAXC]
+    int64_t card_probes[MAXC]
 
 
 cdef struct State:
@@ -487,13 +505,35 @@ cdef inline int final_score(Ctx* c, State* s) noexcept nogil:
     return s.taken + s.taken2
 
 
+cdef inline int ending(Ctx* c, uint64_t below, uint64_t mine, bint owns) noexcept nogil:
+    """Whether a seat ends the hand owning the bottle (ENDS_OWNER), not owning
+    it (ENDS_FREE), or either may still happen (ENDS_OPEN); `below`: the
+    cards in play below the price (hands and trick), `mine`: the seat's.
+
+    Every card in play is played before the hand ends, and the first trick
+    to hold a card below the price sells the bottle to one who played such a
+    card.  So while only one side holds such cards the ending is settled:
+    the others' alone, and one of them buys (the price then only falls, and
+    the seat, holding none, can never buy again): the seat ends free; the
+    seat's alone, and it owns or will buy, with nobody left to buy from it:
+    it ends the owner; none at all, and the owner stays the owner.  (Without
+    OPT_SETTLED only the last case and the seat's holding none, not owning.)
+    """
+    cdef uint64_t own_below = below & mine, other_below = below & ~mine
+    if not (c.opts & OPT_SETTLED):
+        if not owns and not own_below:
+            return ENDS_FREE
+        return ENDS_OWNER if owns and not other_below else ENDS_OPEN
+    if own_below and other_below:
+        return ENDS_OPEN
+    return ENDS_OWNER if (owns or own_below) and not other_below else ENDS_FREE
+
+
 cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:
     """Bounds on the final score that need no search.
 
-    The root seat ends either as the owner or not.  It can end as the owner
-    only if it owns now or holds a card below the price; it can end as a
-    non-owner only if it does not own now or another seat has a card below the
-    price (once no card in play is below the price, the owner is stuck).
+    The root seat ends either as the owner or not, and often that is
+    already settled (`ending`).
     A non-owner ends with its points taken plus at most everything still in
     play (and the price card, which comes back to it if it owns and is bought
     from); an owner scores -(pile), or in the hot bottle -(pile + its tricks).
@@ -519,15 +559,16 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
     """`score_bounds` for one seat with cards `mine` in play and `taken` points."""
     cdef uint64_t below = inplay & (bit(s.price) - 1)
     cdef int rest, l = INF, u = -INF
+    cdef int ends = ending(c, below, mine, owns)
     rest = mask_points(c, inplay)
     if owns and s.price_card >= 0:
         rest += c.points[s.price_card]
-    if not owns or (below & ~mine):
+    if ends != ENDS_OWNER:
         l = taken
         u = taken + rest
         if not owns and not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
             quick_bounds(c, s, mine, cb_popcount(below), taken, rest, &l, &u)
-    if owns or (below & mine):
+    if ends != ENDS_FREE:
         if c.hot:
             if -c.pile - taken - rest < l:
                 l = -c.pile - taken - rest
@@ -560,22 +601,41 @@ cdef inline int lowest_points(Ctx* c, uint64_t m, int k) noexcept nogil:
     return r
 
 
+cdef inline int beaten_pairs(uint64_t mine, uint64_t theirs) noexcept nogil:
+    """The most pairs of a card of `mine` above a card of `theirs`, each card
+    in one pair at most (low to high, each of mine takes any lower one left)."""
+    cdef uint64_t m = mine | theirs
+    cdef int free = 0, pairs = 0, card
+    while m:
+        card = cb_ctz(m)
+        m &= m - 1
+        if (theirs >> card) & 1:
+            free += 1
+        elif free:
+            free -= 1
+            pairs += 1
+    return pairs
+
+
 cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int taken,
                               int rest, int* lo, int* hi) noexcept nogil:
     """Quick tricks for a seat that can no longer buy (it does not own and
     holds no card below the price), at the start of a trick (its cards are
     `mine`, all in one hand; points `taken`; `rest` points in play).
 
-    Every trick holds one card of each hand.  A trick with a card above the
-    seat's highest is lost to it (the highest card wins, or someone buys):
-    one hand's cards above it fall in as many tricks, and each of those
-    tricks takes the lowest-point cards of every other hand at the least.
+    Every trick holds one card of each hand, and the seat wins one only with
+    a card above the others in it (the highest card wins, or someone buys).
+    So it loses at least as many tricks as one hand has cards above its
+    highest, and with OPT_MATCH as many as it has cards beyond the most
+    pairs of its card above that hand's (`beaten_pairs`), for every hand.
+    Those tricks hold every hand's cards above its highest and at least the
+    lowest-point cards of each hand besides: an upper bound.
     Each of the seat's cards above every other card wins its trick unless
     someone buys in it, which the `buyers` cards below the price (all the
     others') can do in as many tricks at most: the rest of those cards win,
     with at least the lowest-point cards of the others.  (Not for Devil's Eye, a side of two or two bottles.)
     """
-    cdef int i, hq = -1, j, a, most = 0, star = -1, won
+    cdef int i, hq = -1, j, a, most = 0, won
     cdef uint64_t above, others = 0, winners
     if c.free or c.two or c.partner >= 0 or not mine:
         return
@@ -591,14 +651,16 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
         if j != hq:
             others |= s.hand[j]
             a = cb_popcount(s.hand[j] & above)
+            if c.opts & OPT_MATCH:
+                a = cb_popcount(mine) - beaten_pairs(mine, s.hand[j])
             if a > most:
                 most = a
-                star = j
     if most > 0:
-        won = rest - mask_points(c, s.hand[star] & above) - lowest_points(c, mine, most)
+        won = rest - lowest_points(c, mine, most)
         for j in range(c.nholders):
-            if j != hq and j != star:
-                won -= lowest_points(c, s.hand[j], most)
+            if j != hq:
+                a = cb_popcount(s.hand[j] & above)
+                won -= mask_points(c, s.hand[j] & above) + lowest_points(c, s.hand[j] & ~above, most - a)
         if taken + won < hi[0]:
             hi[0] = taken + won
     if others:
@@ -668,10 +730,12 @@ cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int take
             | (<uint64_t>count << 36) | (<uint64_t>exact << 43) | (c.gen << GEN_SHIFT))
 
 
-cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
-                       uint64_t* ok) noexcept nogil:
+cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
+                        uint64_t* ok, int* ends) noexcept nogil:
     """What the rest of the hand depends on, at the start of a trick; returns
-    the shift between the score and the value stored (score = stored + shift).
+    whether the values stored are relative to the points taken
+    (`relative_lower`), else they are the scores; `ends`: the root seat's
+    `ending` (ENDS_OPEN for a side of two or two bottles).
 
     Of the owner only whether it is the root seat (or in team mode its
     partner) matters: any other owner, or none, leaves the side scoring its
@@ -680,32 +744,35 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     with nothing else, and once no card in play is below it, it no longer
     matters at all.
 
-    Of the points taken only the root seat's own count matters, and often only
-    relative to the score: a seat that can no longer end as the owner scores
-    taken + what it still wins, so the table stores score - taken and every
-    count of points taken meets there; an owner that can no longer get rid of
-    the bottle scores -(pile + taken + what it still wins) in the hot bottle
-    (score + taken stored).  Only while both endings are open is the count
-    part of the key.  (A side of two keeps both members' counts, and the
-    second bottle its own word of the exact key: these shifts reason about
-    one seat and one bottle.)
+    Of the points taken only the root seat's own count matters, and not even
+    that: every ending without the bottle scores taken + what the seat still
+    wins, and beats every ending with it, which scores -pile (in the hot
+    bottle -(pile + taken + what it still wins)).  So the order of the
+    endings, and with it the play, does not depend on the points taken, and
+    the table stores values relative to them (`relative_lower`): every count
+    of points taken meets there.  (A side of two keeps both members' counts,
+    and the second bottle its own word of the exact key: this reasons about
+    one seat and one bottle.  Without OPT_RELATIVE the count is in the key
+    while both endings are open.)
 
     `ok` is the key of the bottle question alone (as `owner_key` makes it).
     """
     cdef uint64_t p[3]
     cdef uint64_t mine = seat_cards(c, s, c.root), below = inplay & (bit(s.price) - 1)
-    cdef int shift = 0, taken = s.taken, count = cb_popcount(inplay), nbelow
-    cdef bint owns = s.owner == c.root, kexact, oexact
+    cdef int taken = s.taken, count = cb_popcount(inplay), nbelow
+    cdef bint owns = s.owner == c.root, kexact, oexact, relative = False
     cdef int side_owns = 1 if owns else (2 if s.owner == c.partner and s.owner >= 0 else 0)
     holder_planes(c, s, 0, p)
-    if c.partner >= 0 or c.two:
-        pass  # a side of two, two bottles: the shifts below reason about one seat, one bottle
-    elif not owns and not (below & mine):
-        shift = taken
-        taken = TAKEN_NONOWNER
-    elif owns and not (below & ~mine):
-        shift = -taken
-        taken = TAKEN_STUCK
+    ends[0] = ENDS_OPEN
+    if not (c.partner >= 0 or c.two):
+        # (A side of two, two bottles: the values stay the scores.)
+        ends[0] = ending(c, below, mine, owns)
+        if c.opts & OPT_RELATIVE:
+            relative = True
+            taken = TAKEN_RELATIVE
+        elif ends[0] != ENDS_OPEN:
+            relative = True
+            taken = TAKEN_NONOWNER if ends[0] == ENDS_FREE else TAKEN_STUCK
     nbelow = cb_popcount(below)
     kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
     # oexact implies kexact: the bottle question's pattern holds more cards.
@@ -725,7 +792,34 @@ cdef inline int tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         pattern(c, inplay, p, NULL, ok)
     else:
         pattern(c, inplay, p, k, ok)
-    return shift
+    return relative
+
+
+cdef inline int relative_lower(int v, int taken, int owner_max) noexcept nogil:
+    """A lower bound v on the score as a bound on the value relative to the
+    points taken: an ending without the bottle is worth what the seat still
+    wins (0 and up), one with it -1 less what it still wins (hot) or -1.
+    The scores between owner_max and taken belong to no ending, so a bound
+    there says which of the two the value lies in."""
+    if v > taken:
+        return v - taken
+    if v > owner_max:
+        return 0
+    return v - owner_max - 1
+
+
+cdef inline int relative_upper(int v, int taken, int owner_max) noexcept nogil:
+    """An upper bound v on the score, relative (see relative_lower)."""
+    if v >= taken:
+        return v - taken
+    if v >= owner_max:
+        return -1
+    return v - owner_max - 1
+
+
+cdef inline int relative_score(int r, int taken, int owner_max) noexcept nogil:
+    """The score of a relative value (the inverse of relative_lower)."""
+    return taken + r if r >= 0 else owner_max + 1 + r
 
 
 cdef inline void second_bottle_words(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept nogil:
@@ -805,10 +899,6 @@ cdef inline void append_bits(uint64_t* words, int* word, int* shift, uint64_t v,
         word[0] += 1
 
 
-cdef inline int key_taken(uint64_t* k) noexcept nogil:
-    return (k[4] >> 12) & 1023
-
-
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
     """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
     cdef Entry* b = tt_bucket(c, okey)
@@ -875,8 +965,9 @@ cdef inline void claim(Entry* e, uint64_t* k) noexcept nogil:
         e.k[i] = k[i]
 
 
-cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0, int beta0,
+cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper,
                           int best_card) noexcept nogil:
+    """Narrow the entry of `key` to [lower, upper] (-INF, INF: no bound)."""
     cdef Entry* b = tt_bucket(c, key)
     cdef Entry* e = bucket_entry(b, key)
     if e == NULL:
@@ -889,12 +980,11 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int best, int alpha0
         e.lower = -32768
         e.upper = 32767
         e.depth = depth
-    # A fail-low result is an upper bound, a fail-high one a lower bound; the
-    # clamps to int16 only ever widen a bound (no real score comes near them).
-    if best > alpha0 and best > e.lower:
-        e.lower = best if best < 32767 else 32767
-    if best < beta0 and best < e.upper:
-        e.upper = best if best > -32768 else -32768
+    # The clamps to int16 only ever widen a bound (no real score comes near them).
+    if lower > -INF and lower > e.lower:
+        e.lower = lower if lower < 32767 else 32767
+    if upper < INF and upper < e.upper:
+        e.upper = upper if upper > -32768 else -32768
     e.best = best_card
 
 
@@ -1038,10 +1128,9 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         return not owns
     below = inplay & (bit(s.price) - 1)
     mine = seat_cards(c, s, c.root)
-    if not owns and not (below & mine):
-        return 1
-    if owns and not (below & ~mine):
-        return 0
+    result = ending(c, below, mine, owns)
+    if result != ENDS_OPEN:
+        return result == ENDS_FREE
     depth = cb_popcount(inplay)
     c.dnodes[(depth + c.nholders - 1) // c.nholders] += 1
     use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
@@ -1102,7 +1191,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """The paranoid value of position s (fail-soft alpha-beta): the root side
     maximises, every other seat minimises, Lopaka plays his policy."""
     cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1
-    cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, shift = 0
+    cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, ends = ENDS_OPEN, lower, upper
     cdef uint64_t inplay, reps
     cdef uint64_t key[5]
     cdef uint64_t okey[5]
@@ -1111,7 +1200,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int owner_max = 0
     cdef Entry* e
     cdef State child
-    cdef bint maximise, stored = False
+    cdef bint maximise, stored = False, relative = False
     cdef int moves[MAXC]
     c.nodes += 1
     if should_stop(c):
@@ -1141,11 +1230,11 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         c.looks += 1
-        shift = tt_key(c, s, inplay, key, okey)
-        both_open = key_taken(key) < TAKEN_STUCK
+        relative = tt_key(c, s, inplay, key, okey, &ends)
+        owner_max = -c.pile - (s.taken if c.hot else 0)
+        both_open = ends == ENDS_OPEN
         if both_open and (c.opts & OPT_OWNER):
             # Whether the root seat can avoid the bottle does not depend on its points.
-            owner_max = -c.pile - (s.taken if c.hot else 0)
             oe = bucket_entry(tt_bucket(c, okey), okey)
             if oe != NULL:
                 if oe.upper < 0:
@@ -1161,8 +1250,11 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         e = bucket_entry(tt_bucket(c, key), key)
         if e != NULL:
             c.hits += 1
-            lo = e.lower + shift
-            hi = e.upper + shift
+            lo = e.lower
+            hi = e.upper
+            if relative:
+                lo = relative_score(lo, s.taken, owner_max)
+                hi = relative_score(hi, s.taken, owner_max)
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -1211,7 +1303,13 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     else:
         c.no_cut += 1
     if stored:
-        tt_store(c, key, depth, best - shift, alpha0 - shift, beta0 - shift,
+        # A fail-low result is an upper bound, a fail-high one a lower bound.
+        lower = best if best > alpha0 else -INF
+        upper = best if best < beta0 else INF
+        if relative:
+            lower = relative_lower(lower, s.taken, owner_max) if lower > -INF else -INF
+            upper = relative_upper(upper, s.taken, owner_max) if upper < INF else INF
+        tt_store(c, key, depth, lower, upper,
                  cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
         if both_open and (c.opts & OPT_OWNER):
             # Every ending as the owner scores at most owner_max, every other
@@ -1231,7 +1329,10 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     [lo, hi] starts at the bounds that need no search and the first probe at
     the guess (the value of the previous root card); each fail-soft answer
     moves one bound to where the next probe goes.  (Bisecting the open range
-    instead was measured: no fewer nodes.)
+    instead was measured: no fewer nodes.)  A guess above the points taken
+    while the bottle is open waits for a probe at the points taken, which is
+    the bottle question: a card that cannot avoid the bottle then costs one
+    probe, not one per point down from the guess.
     """
     cdef int lo = 0, hi = 0, g, b
     if not (c.opts & OPT_MTD):
@@ -1241,6 +1342,17 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
         guess = lo
     if guess > hi:
         guess = hi
+    if (c.opts & OPT_AVOID) and guess > s.taken and lo < s.taken <= hi:
+        g = search(c, s, s.taken - 1, s.taken)
+        c.probes += 1
+        if g < s.taken:
+            hi = g
+        else:
+            lo = g
+        if guess > hi:
+            guess = hi
+        if guess < lo:
+            guess = lo
     b = guess if guess > lo else lo + 1
     while lo < hi and not c.stop:
         g = search(c, s, b - 1, b)
@@ -1463,8 +1575,12 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
         reps &= ~bit(card)
         child = s[0]
         play(c, &child, card_holder(c, s, h, card), card)
-        g = maxn_value(c, &child) if maxn else exact(c, &child, guess)
-        values[card] = g
+        g = c.nodes
+        c.card_probes[card] = c.probes
+        values[card] = maxn_value(c, &child) if maxn else exact(c, &child, guess)
+        c.card_nodes[card] = c.nodes - g
+        c.card_probes[card] = c.probes - c.card_probes[card]
+        g = values[card]
         guess = g
     # Cards left out share the value of the next higher card of their group.
     for card in range(MAXC - 1, -1, -1):
@@ -1566,6 +1682,8 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     LAST_STATS["no_cut"] = c.no_cut
     LAST_STATS["etc_cuts"] = c.etc_cuts
     LAST_STATS["nodes_by_tricks_left"] = [c.dnodes[i] for i in range(17)]
+    LAST_STATS["by_card"] = {card: (values[card], c.card_nodes[card], c.card_probes[card])
+                             for card in range(MAXC) if (legal >> card) & 1 and c.card_nodes[card]}
     return out, c.nodes
 
 

@@ -113,7 +113,7 @@ TECHNIQUE_RULES = [
 ]
 
 
-@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon", "quick"])
+@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match"])
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
     """Each technique of the max-n search switched off gives the same values:
@@ -128,10 +128,11 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
         assert without.values == full.values
 
 
-#: Issue 17's techniques: the quick-trick bounds are on by default (switched
-#: off here); the enhanced transposition cut-offs, the history heuristic and
-#: the killer moves off (switched on here).
-ISSUE17_SWITCHES = ["quick", "etc", "history", "killer"]
+#: Issue 17's techniques: the quick-trick bounds, their pairs, the settled
+#: ending and the relative table values are on by default (switched off
+#: here); the enhanced transposition cut-offs, the history heuristic and the
+#: killer moves off (switched on here).
+ISSUE17_SWITCHES = ["quick", "match", "settled", "relative", "etc", "history", "killer"]
 
 
 @pytest.mark.parametrize("name", ISSUE17_SWITCHES)
