@@ -3,6 +3,7 @@
 
     python bench/bots_bench.py decision-time [--budget 1.0] [--seed 1]
             [--players 3] [--bot strong] [--game cursed-bottle|bottle-imp]
+            [--exact-cards N] [--hands N]
         A whole game (to 100 points; the Bottle Imp: its own end) of Cursed
         Bottle: the bot in seat 0 against heuristic bots; every decision of
         the bot with a choice is timed.  Prints the median, p90 and maximum,
@@ -11,6 +12,8 @@
         has only the passes to go on and the search the longest hand ahead);
         the bot leads a hand's first trick in one hand of `players`, so at
         the other seats' first leads a fresh bot is timed on their view too.
+        `--exact-cards 33`: the bot solves its guessed deals exactly from 33
+        cards left (`strong:1.0:x33`); `--hands 3`: a game of three hands.
 
     python bench/bots_bench.py scaling [--hands 3000] [--repeats 3]
         Random bots, 3 players: hands per second of `simulate` with 1 and with
@@ -30,10 +33,14 @@ from cursedbottle.engine.game import Game
 from cursedbottle.engine.rules import Edition, Rules
 
 
-def decision_time(budget: float, seed: int, players: int, bot: str, game_name: str) -> None:
+def decision_time(
+    budget: float, seed: int, players: int, bot: str, game_name: str,
+    exact_cards: int | None = None, hands: int | None = None,
+) -> None:
     edition = Edition.BOTTLE_IMP if game_name == "bottle-imp" else Edition.CURSED_BOTTLE
-    game = Game(Rules(players, edition=edition), seed=seed)
-    bots = {0: make_bot(f"{bot}:{budget}", seed)}
+    game = Game(Rules(players, edition=edition, hands=hands), seed=seed)
+    name = f"{bot}:{budget}" + ("" if exact_cards is None else f":x{exact_cards}")
+    bots = {0: make_bot(name, seed)}
     bots.update({p: make_bot("heuristic", p) for p in range(1, players)})
     times: list[float] = []
     first_leads: list[float] = []
@@ -46,7 +53,7 @@ def decision_time(budget: float, seed: int, players: int, bot: str, game_name: s
                 # A first lead of another seat: time a fresh bot on that
                 # seat's view (its choice is thrown away).
                 start = time.perf_counter()
-                make_bot(f"{bot}:{budget}", seed + len(game.hands)).act(view)
+                make_bot(name, seed + len(game.hands)).act(view)
                 first_leads.append(time.perf_counter() - start)
             start = time.perf_counter()
             action = bots[player].act(view)
@@ -56,7 +63,7 @@ def decision_time(budget: float, seed: int, players: int, bot: str, game_name: s
                     first_leads.append(times[-1])
             game.apply(action)
     print(
-        f"{bot} bot, budget {budget} s, one {players}-player {game_name} game "
+        f"{name} bot, budget {budget} s, one {players}-player {game_name} game "
         f"of {len(game.hands)} hands:"
     )
     print(f"  every decision: {_stats(times)}")
@@ -95,12 +102,17 @@ def main() -> None:
     d.add_argument("--players", type=int, default=3)
     d.add_argument("--bot", default="strong")
     d.add_argument("--game", choices=["cursed-bottle", "bottle-imp"], default="cursed-bottle")
+    d.add_argument("--exact-cards", type=int, default=None, metavar="N")
+    d.add_argument("--hands", type=int, default=None, metavar="N")
     s = sub.add_parser("scaling")
     s.add_argument("--hands", type=int, default=3000)
     s.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     if args.part == "decision-time":
-        decision_time(args.budget, args.seed, args.players, args.bot, args.game)
+        decision_time(
+            args.budget, args.seed, args.players, args.bot, args.game,
+            args.exact_cards, args.hands,
+        )
     else:
         scaling(args.hands, args.repeats)
 

@@ -29,7 +29,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     - `strong:0.25` thinks a quarter of a second (as strong as the machine is
       fast: a loaded machine makes it weaker);
     - `strong:n64` guesses 64 deals per decision whatever the clock says (the
-      same effort on any machine: what comparisons of two versions need).
+      same effort on any machine: what comparisons of two versions need);
+    - `strong:0.3:x27` also solves its guessed deals exactly from 27 cards
+      left in the hands (`bots/search.py`, `exact_cards_for`, says the
+      default): what a measurement of the threshold needs.
     """
     base, _, effort = name.partition(":")
     bots = {cls.name: cls for cls in BOTS}
@@ -43,7 +46,30 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     if factory not in BUDGETED:
         budgeted = ", ".join(cls.name for cls in BUDGETED)
         raise ValueError(f"bot {base!r} takes no time budget (only: {budgeted})")
-    return factory(seed, name=name, **_effort(name, effort))
+    head, *rest = effort.split(":")
+    keywords = _effort(name, head)
+    for part in rest:
+        keywords["exact_cards"] = _exact_cards(name, factory, part)
+    return factory(seed, name=name, **keywords)
+
+
+#: The bots whose threshold of exact solves can be set (`strong:0.3:x27`).
+EXACT_SETTABLE: tuple[type[Bot], ...] = (StrongBot,)
+
+
+def _exact_cards(name: str, factory: type[Bot], part: str) -> int:
+    """`x27`: solve exactly from 27 cards left in the hands."""
+    if factory not in EXACT_SETTABLE:
+        raise ValueError(f"bot {name!r}: only strong takes a threshold of exact solves (x27)")
+    if part[:1] not in ("x", "X"):
+        raise ValueError(f"bot {name!r}: {part!r} is not a threshold of exact solves (x27)")
+    try:
+        cards = int(part[1:])
+    except ValueError:
+        raise ValueError(f"bot {name!r}: {part[1:]!r} is not a whole number of cards") from None
+    if cards < 0:
+        raise ValueError(f"bot {name!r}: the number of cards cannot be negative")
+    return cards
 
 
 def _effort(name: str, effort: str) -> dict[str, float | int | None]:

@@ -353,12 +353,21 @@ def _settle(job: Job, value: Any, error: BaseException | None) -> None:
 
 def check_bot_effort(name: str) -> None:
     """Refuse a bot name whose effort passes the server's limits (`strong:inf`,
-    `strong:1e9`, `strong:n100000`); the name's other faults are make_bot's to say."""
+    `strong:1e9`, `strong:n100000`, any threshold of exact solves such as
+    `strong:0.3:x33`); the name's other faults are make_bot's to say."""
     from .errors import invalid
 
-    effort = name.partition(":")[2]
+    base, _, effort = name.partition(":")
     if not effort:
         return
+    effort, _, threshold = effort.partition(":")
+    if threshold:
+        # An exact solve from the first lead can take minutes: the bots' own thresholds only.
+        raise invalid(
+            "BOT_EFFORT",
+            f"bot: {name!r} sets its own threshold of exact solves, beyond the server's"
+            f" limit (the bot's own threshold: {base}:{effort})",
+        )
     deals = None
     if effort[:1] in ("n", "N"):
         # (`nan` is not deals but seconds, or rather not a number of them.)

@@ -79,9 +79,20 @@ def test_a_searching_bot_takes_its_budget_after_a_colon():
         ("strong:n0", "at least 1"),
         ("strong:nmany", "not a whole number of deals"),
         ("rule:n4", "takes no time budget"),
+        ("pimc:0.3:x27", "only strong takes a threshold"),
+        ("strong:0.3:27", "not a threshold of exact solves"),
+        ("strong:0.3:xmany", "not a whole number of cards"),
+        ("strong:0.3:x-1", "cannot be negative"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(bad)
+
+
+def test_the_strong_bot_takes_its_threshold_of_exact_solves_after_its_effort():
+    bot = make_bot("strong:0.3:x27")
+    assert (bot.name, bot.budget, bot.exact_cards) == ("strong:0.3:x27", 0.3, 27)
+    assert make_bot("strong:n8:x0").exact_cards == 0
+    assert make_bot("strong:0.3").exact_cards is None
 
 
 def test_a_searching_bot_takes_a_number_of_deals_instead_of_seconds():

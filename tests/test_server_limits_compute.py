@@ -49,7 +49,9 @@ async def _finished_hand(stub) -> str:
     return table_id
 
 
-@pytest.mark.parametrize("bot", ["strong:inf", "strong:nan", "strong:1e9", "strong:n1000000"])
+@pytest.mark.parametrize(
+    "bot", ["strong:inf", "strong:nan", "strong:1e9", "strong:n1000000", "strong:0.3:x33"]
+)
 def test_a_bot_that_would_think_without_bound_is_refused(bot):
     async def main():
         async with serving() as (running, stub):
