@@ -159,8 +159,9 @@ def hint(
 
 
 def basis_of(view: SeatView, values: list[ActionValue]) -> Basis:
-    """What the search's values are, read from them (the search decides, not the hint)."""
-    deals = max(av.samples for av in values)
+    """What the search's values are, read from them (the search decides, not
+    the hint); the deals are the different ones guessed, not the draws."""
+    deals = max(av.deals or av.samples for av in values)
     if view.phase is not Phase.PLAY:
         return Basis("setup", "", deals)
     models = {av.model for av in values}

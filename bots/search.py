@@ -95,6 +95,10 @@ class ActionValue:
     #: The solver's model behind exact values ("paranoid" or "maxn"; "" for
     #: rollouts): the hint tells the player in words what the values assume.
     model: str = ""
+    #: How many different deals the `samples` guesses were (a weighed pool,
+    #: bots.inference, is drawn from again and again: its guesses repeat, and
+    #: the repeats are the weights); 0: as many as the guesses.
+    deals: int = 0
 
 
 def clearly_better(a: ActionValue, b: ActionValue, z: float = 2.0) -> bool:
@@ -177,10 +181,11 @@ def evaluate(
             break
         if samples is None and budget is None:
             break
+    distinct = len(seen) if play and deals is not None else done
     out = [
         ActionValue(
             a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]),
-            model if exact else "",
+            model if exact else "", distinct,
         )
         for i, a in enumerate(actions)
     ]

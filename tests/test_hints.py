@@ -230,13 +230,28 @@ def test_shares_add_up_and_close_lines_are_marked():
     h = hint(view, seed=1, budget=None, samples=8)
     assert abs(sum(line.best_rate for line in h.lines) - 1.0) < 1e-9
     assert h.lines[0].close
-    assert h.basis.kind == "exact" and h.basis.deals == 8
+    # Eight guesses from the weighed pool: the different deals among them.
+    assert h.basis.kind == "exact" and 1 <= h.basis.deals <= 8
     assert h.basis.model in ("paranoid", "maxn")
-    assert "averaged over 8 deals" in h.basis.meaning
+    assert f"averaged over {h.basis.deals} deal" in h.basis.meaning
     assert "with all cards face up" in h.basis.meaning
     # one guessed deal cannot tell any two lines apart
     one = hint(view, seed=1, budget=None, samples=1)
     assert all(line.close for line in one.lines)
+
+
+def test_the_deals_a_hint_names_are_the_different_ones_it_guessed():
+    """With the others' plays to weigh them by, the strong bot's guesses come
+    from a pool of candidates, drawn again and again until the budget ends:
+    the hint names the different deals (at most the pool), not the draws."""
+    from cursedbottle.bots.strong_bot import BUDGET_CANDIDATES
+
+    game = _play_until(Rules(3), seed=4, tricks=2, in_trick=2)
+    view = game.view(game.player_at(game.to_act()[0]))
+    h = hint(view, seed=1, budget=0.5)
+    assert h.basis.kind == "rollouts"
+    assert 1 <= h.basis.deals <= min(BUDGET_CANDIDATES, h.lines[0].samples)
+    assert f"averaged over {h.basis.deals} deal" in h.basis.meaning
 
 
 def test_the_meaning_follows_what_was_computed():
@@ -244,9 +259,10 @@ def test_the_meaning_follows_what_was_computed():
     view = early.view(early.player_at(early.to_act()[0]))
     h = hint(view, seed=1, budget=None, samples=5)
     assert h.basis.kind == "rollouts" and not any(line.exact for line in h.lines)
+    assert 1 <= h.basis.deals <= 5
     assert h.basis.meaning.startswith(
         "Points: what you score this hand if everyone then plays by simple rules of thumb,"
-        " averaged over 5 deals"
+        f" averaged over {h.basis.deals} deal"
     )
     game = Game(Rules(3), seed=2, first_dealer=0)
     view = game.view(game.player_at(game.to_act()[0]))
