@@ -286,6 +286,7 @@ cdef struct Ctx:
     int64_t dnodes[17]
     int64_t card_nodes[MAXC]
     int64_t card_probes[MAXC]
+    uint64_t valued
 
 
 cdef struct State:
@@ -1558,7 +1559,8 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
     Lopaka to move, of his policy's one card); returns the cards valued."""
     cdef State child
     cdef uint64_t legal, reps, valued, inplay
-    cdef int card, g, guess, h = c.order[s.leader][s.n]
+    cdef int card, guess, h = c.order[s.leader][s.n]
+    cdef int64_t nodes, probes
     if h == c.lopaka:
         card = lopaka_card(c, s, h)
         child = s[0]
@@ -1569,19 +1571,18 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
     inplay = in_play(c, s)
     reps = representatives(c, s, h, legal, inplay, True) if c.opts & OPT_EQUIV else legal
     valued = reps
+    c.valued = valued
     guess = s.taken
     while reps and not c.stop:
         card = cb_hibit(reps)
         reps &= ~bit(card)
         child = s[0]
         play(c, &child, card_holder(c, s, h, card), card)
-        g = c.nodes
-        c.card_probes[card] = c.probes
+        nodes, probes = c.nodes, c.probes
         values[card] = maxn_value(c, &child) if maxn else exact(c, &child, guess)
-        c.card_nodes[card] = c.nodes - g
-        c.card_probes[card] = c.probes - c.card_probes[card]
-        g = values[card]
-        guess = g
+        c.card_nodes[card] = c.nodes - nodes
+        c.card_probes[card] = c.probes - probes
+        guess = values[card]
     # Cards left out share the value of the next higher card of their group.
     for card in range(MAXC - 1, -1, -1):
         if (legal >> card) & 1 and not (valued >> card) & 1:
@@ -1683,7 +1684,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     LAST_STATS["etc_cuts"] = c.etc_cuts
     LAST_STATS["nodes_by_tricks_left"] = [c.dnodes[i] for i in range(17)]
     LAST_STATS["by_card"] = {card: (values[card], c.card_nodes[card], c.card_probes[card])
-                             for card in range(MAXC) if (legal >> card) & 1 and c.card_nodes[card]}
+                             for card in range(MAXC) if (c.valued >> card) & 1}
     return out, c.nodes
 
 

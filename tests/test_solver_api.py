@@ -218,3 +218,20 @@ def test_maxn_stops_when_cancelled_from_another_thread() -> None:
     threading.Timer(0.2, token.cancel).start()
     with pytest.raises(Cancelled):
         solve_hand(_first_lead_of_three().to_hand(), cancel=token, model="maxn")
+
+
+def test_the_profile_counts_each_root_cards_nodes_and_probes() -> None:
+    """`_search.LAST_STATS["by_card"]`: for each root card valued (one of each
+    group of equivalent cards), its value, nodes and probes; together no more
+    than the solve's nodes."""
+    from cursedbottle.solver import _search
+    from cursedbottle.solver.sampling import random_position
+
+    pos = random_position(Rules(3), random.Random("by-card"), 6, in_trick=0)
+    sol = solve(pos)
+    by_card = _search.LAST_STATS["by_card"]
+    assert by_card and sum(n for _, n, _ in by_card.values()) <= sol.nodes
+    values = {c.index: v for c, v in sol.values.items()}
+    for card, (value, nodes, probes) in by_card.items():
+        assert values[card] == value and nodes >= 0 and probes >= 0
+    assert any(probes for _, _, probes in by_card.values())
