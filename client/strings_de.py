@@ -97,14 +97,14 @@ DE: dict[str, str] = {
         "kauft die Flasche für {card}, außer eine spätere Karte dieses Stichs ist höher "
         "und noch unter dem Preis"
     ),
-    "why_takes": "nimmt den Stich und seine {pts}",
+    "why_takes": "nimmt den Stich und dessen {pts}",
     "why_takes_owned": (
-        "nimmt den Stich und seine {pts}, die nichts zählen, solange du die Flasche hast"
+        "nimmt den Stich und dessen {pts}; solange du die Flasche hast, zählt das nichts"
     ),
     "why_takes_hot": (
-        "nimmt den Stich und seine {pts}, die gegen dich zählen, solange du die Flasche hast"
+        "nimmt den Stich und dessen {pts}; solange du die Flasche hast, zählt das gegen dich"
     ),
-    "why_loses": "kann den Stich nicht bekommen; der Gewinner bekommt ihre {pts}",
+    "why_loses": "kann den Stich nicht bekommen; der Gewinner bekommt dessen {pts}",
     "why_loses_free": "kann den Stich nicht bekommen und bringt keine Punkte",
     "hint_close": "Esc/h: schließen · Enter: beste Karte spielen",
     "hand_over": "Runde {n} ist vorbei",
