@@ -128,17 +128,19 @@ cdef enum:
     OPT_RELATIVE = 8192
     #: The quick-trick bound's tricks lost counted by pairs (`beaten_pairs`).
     OPT_MATCH = 16384
-    OPT_ALL = 32767
+    #: The seat outnumbered below its lowest card below the price ends free (`outnumbered`).
+    OPT_OUTNUMBER = 32768
+    OPT_ALL = 65535
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes, and the enhanced transposition
     #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 30975
+    OPT_DEFAULT = 63743
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
-           "match": OPT_MATCH}
+           "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -526,8 +528,30 @@ cdef inline int ending(Ctx* c, uint64_t below, uint64_t mine, bint owns) noexcep
             return ENDS_FREE
         return ENDS_OWNER if owns and not other_below else ENDS_OPEN
     if own_below and other_below:
+        if (c.opts & OPT_OUTNUMBER) and c.nholders == c.nseats and outnumbered(c, own_below, other_below):
+            return ENDS_FREE
         return ENDS_OPEN
     return ENDS_OWNER if (owns or own_below) and not other_below else ENDS_FREE
+
+
+cdef inline bint outnumbered(Ctx* c, uint64_t own_below, uint64_t other_below) noexcept nogil:
+    """Whether the others hold too many cards below the seat's lowest card
+    below the price for all of them to be gone when the seat last buys (one
+    hand a seat, k = the others' cards in a trick).
+
+    Say the seat buys for the last time with y.  Then every buy before was
+    dearer than y, so none of the others' cards L below the seat's lowest
+    ever bought, and each of them was played in a trick someone else's
+    card bought: one of the seat's (at most one trick per card of its
+    below the price, k of L each) or one of the others' other cards below
+    the price (each buys once, with at most k - 1 of L beside it).  If one
+    of L is still in play after that last buy, someone else buys after it
+    and the seat, never buying again, ends free; if the seat never buys
+    again, the first trick to hold a card below the price does the same.
+    """
+    cdef uint64_t low = other_below & (bit(cb_ctz(own_below)) - 1)
+    cdef int k = c.nholders - 1, nlow = cb_popcount(low)
+    return nlow > k * cb_popcount(own_below) + (k - 1) * (cb_popcount(other_below) - nlow)
 
 
 cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:

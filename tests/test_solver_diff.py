@@ -113,7 +113,9 @@ TECHNIQUE_RULES = [
 ]
 
 
-@pytest.mark.parametrize("name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match"])
+@pytest.mark.parametrize(
+    "name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber"]
+)
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
     """Each technique of the max-n search switched off gives the same values:
@@ -132,7 +134,9 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 #: ending and the relative table values are on by default (switched off
 #: here); the enhanced transposition cut-offs, the history heuristic and the
 #: killer moves off (switched on here).
-ISSUE17_SWITCHES = ["quick", "match", "settled", "relative", "etc", "history", "killer"]
+ISSUE17_SWITCHES = [
+    "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer"
+]
 
 
 @pytest.mark.parametrize("name", ISSUE17_SWITCHES)

@@ -1,6 +1,7 @@
 """The bottle's ending settled without search (`settled`, solver/_search.pyx
 `ending`): while only one side holds cards below the price, the first trick
-to hold one sells the bottle to that side, and nobody can buy it back.
+to hold one sells the bottle to that side, and nobody can buy it back; and
+(`outnumber`) a seat whose lowest such card the others outnumber ends free.
 
 Each case is checked against the reference (plain minimax over the engine),
 with the technique on and off, and for the outcome the argument predicts."""
@@ -17,18 +18,18 @@ from cursedbottle.solver.reference import reference_solve
 DECK = [card.ascii for card in Rules(3).deck.cards]
 
 
-def _position(hands: list[list[str]], owner: int, hot: bool) -> Position:
-    """Three players, seat 0 to lead, the price 4♦ owned by `owner`; every
+def _position(hands: list[list[str]], owner: int, hot: bool, price: str = "4D") -> Position:
+    """Three players, seat 0 to lead, the price (4♦) owned by `owner`; every
     card not in a hand, the pile or the price lies in someone's tricks."""
     pile = ["5D", "5H", "5S"]
-    used = {c for h in hands for c in h} | set(pile) | {"4D"}
+    used = {c for h in hands for c in h} | set(pile) | {price}
     rest = [c for c in DECK if c not in used]
     return Position.from_json({
         "rules": {"players": 3, "hot_bottle": hot},
         "lopaka": None,
         "hands": hands,
         "pile": pile,
-        "price": "4D",
+        "price": price,
         "owner": owner,
         "taken": [rest[0::3], rest[1::3], rest[2::3]],
         "leader": 0,
@@ -64,3 +65,16 @@ def test_the_only_seat_with_a_card_below_the_price_ends_the_owner(hot: bool) -> 
         assert max(want.values()) <= -hand.pile_points() - hand.deck.points_of(hand.taken[0])
     else:
         assert set(want.values()) == {-hand.pile_points()}
+
+
+@pytest.mark.parametrize("hot", [False, True], ids=["plain", "hot"])
+def test_a_seat_outnumbered_below_its_lowest_card_below_the_price_ends_free(hot: bool) -> None:
+    # Below 6♠ seat 0 holds only 6♥; the others hold five cards below it,
+    # more than the one trick (two of theirs in it) its one card could sweep.
+    hands = [["6H", "10H", "QS"], ["AD", "2D", "JH"], ["AH", "2H", "3D"]]
+    pos = _position(hands, 1, hot, price="6S")
+    hand = pos.to_hand()
+    want = {c.ascii: v for c, v in reference_solve(hand)[1].items()}
+    assert _values(pos, ALL_OPTIONS) == want
+    assert _values(pos, ALL_OPTIONS & ~OPTIONS["outnumber"]) == want
+    assert min(want.values()) >= hand.deck.points_of(hand.taken[0])
