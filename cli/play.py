@@ -115,15 +115,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """Linux: the server ends when this process does, even on SIGKILL."""
-    with contextlib.suppress(Exception):
-        import ctypes
-        import signal
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
 @contextlib.contextmanager
 def local_server(bot_delay: float) -> Iterator[str]:
     """`cursed-bottle serve` on 127.0.0.1 and a free port, for as long as the block runs."""
@@ -134,11 +125,12 @@ def local_server(bot_delay: float) -> Iterator[str]:
         # A game against bots lives as long as this client: nothing to resume later,
         # and no lock on the host's database if a LAN server runs beside it.
         "--no-db",
+        # It ends when this process does, even on SIGKILL (cli/lifeline.py).
+        "--parent", str(os.getpid()),
     ]
     with tempfile.TemporaryFile(mode="w+") as log:
         child = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:

@@ -39,6 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="change one of the server's limits (docs/protocol.md, \"Limits\"), e.g. "
         "max_streams_per_client=1000 for a load test; may be repeated",
     )
+    # `play`'s own server: it ends when that process does (cli/lifeline.py).
+    p.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
     db = p.add_mutually_exclusive_group()
     db.add_argument(
         "--db",
@@ -57,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
+    if args.parent is not None:
+        from cursedbottle.cli.lifeline import end_with_parent
+
+        if not end_with_parent(args.parent):
+            return fail(f"--parent: process {args.parent} has already ended")
     if not 0 <= args.port <= 65535:
         return fail(f"--port: {args.port} is not a port number (0…65535)")
     if not 0 <= args.bot_delay <= 60:
