@@ -2,7 +2,8 @@
 
 Each suite is 20 positions reached by random legal play through the engine
 (random deal, piles, passes and cards; Lopaka by his policy), stopped at the
-start of a trick with the given number of tricks left; 11 left with three
+start of a trick with the given number of tricks left (the suites named
+...-tips: the first lead after a setup by the tips); 11 left with three
 players is the first lead of a real hand (of either game: the Bottle Imp
 suites are named imp-...; with 5 and 6 players the first lead is 10 and 8
 tricks left, with four and in Devil's Eye 8).  Every position is solved in full
@@ -34,6 +35,10 @@ import statistics
 import sys
 import time
 
+from cursedbottle.bots import make_bot
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.game import Game
+from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import Model, _search, solve
 from cursedbottle.solver.reference import reference_solve
@@ -72,6 +77,19 @@ SUITES: dict[str, tuple[Rules, int, bool]] = {
     "imp-6p-teams-5": (Rules(6, edition=Edition.BOTTLE_IMP, teams=True), 5, False),
     "imp-4p-teams-8": (Rules(4, edition=Edition.BOTTLE_IMP, teams=True), 8, False),
 }
+#: First leads as the bots meet them: the pile and the passes by the tips
+#: (the heuristic bot: low cards out, short suits first), not at random.
+#: Random passes leave cards below the price spread anyhow, and the other
+#: seats can then mostly force the bottle on the leader (a flat position,
+#: nearly all bottle question); after the tips every seat keeps few low
+#: cards, and the points game decides more often.
+TIPS_SUITES: dict[str, Rules] = {
+    "3p-11-tips": Rules(3, hands=1),
+    "imp-3p-11-tips": Rules(3, edition=Edition.BOTTLE_IMP, hands=1),
+    "4p-8-tips": Rules(4, hands=1),
+    "2p-lopaka-11-tips": Rules(2, hands=1),
+}
+SUITES.update({name: (rules, rules.tricks, False) for name, rules in TIPS_SUITES.items()})
 #: The first lead of each rule set: suite -> the solver issue's targets
 #: (median, p90, max seconds; None: none set), printed beside the figures.
 FIRST_LEADS = {
@@ -84,15 +102,32 @@ FIRST_LEADS = {
     "imp-2p-8": (1.0, None, None),
     "imp-5p-10": (1.0, None, None),
     "imp-6p-8": (1.0, None, None),
+    # The same rule sets' first leads after the tips' setup (not the issue's suites).
+    "3p-11-tips": (0.020, 0.100, 1.0),
+    "imp-3p-11-tips": (0.020, 0.100, 1.0),
+    "4p-8-tips": (0.010, None, None),
+    "2p-lopaka-11-tips": (0.010, None, None),
 }
 #: The issue's bars: suite -> median seconds.
 BARS = {"3p-8": 0.020, "3p-11": 1.0, "4p-8": 0.5}
 
 
 def positions(name: str, count: int):
+    if name in TIPS_SUITES:
+        rules = TIPS_SUITES[name]
+        return [tips_first_lead(rules, f"solver-bench:{name}:{i}") for i in range(count)]
     rules, left, _ = SUITES[name]
     rng = random.Random(f"solver-bench:{name}")
     return [random_position(rules, rng, left, in_trick=0) for _ in range(count)]
+
+
+def tips_first_lead(rules: Rules, seed: str) -> Position:
+    """The first lead of a one-hand game whose pile and passes follow the tips."""
+    game = Game(rules, seed=seed)
+    tips = make_bot("heuristic", 0)
+    while game.hand.phase is not Phase.PLAY:
+        game.apply(tips.act(game.view(game.player_at(game.to_act()[0]))))
+    return Position.from_hand(game.hand)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -143,6 +178,7 @@ def run_suite(
         "max_s": max(times),
         "cpu_median_s": statistics.median(cpu),
         "median_nodes": int(statistics.median(nodes)) if nodes else 0,
+        "sum_nodes": sum(nodes),
         "nodes_per_s": sum(nodes) / sum(times),
     }
     if ref_times:
