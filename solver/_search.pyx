@@ -98,6 +98,8 @@ cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: table can serve solve after solve without being cleared.
 cdef uint64_t GEN_MASK = 0xFFFFF
 cdef int GEN_SHIFT = 44
+#: The low bits of that number are the root seat's (`table_for`).
+cdef int ROOT_BITS = 3
 
 # Technique switches, so the benchmark can show what each one buys.
 cdef enum:
@@ -130,17 +132,21 @@ cdef enum:
     OPT_MATCH = 16384
     #: The seat outnumbered below its lowest card below the price ends free (`outnumbered`).
     OPT_OUTNUMBER = 32768
-    OPT_ALL = 65535
+    #: A kept table's entries serve the next solve of the same context
+    #: (`context_signature`): the guessed deals of one decision, the
+    #: positions of one hand.
+    OPT_SHARE = 65536
+    OPT_ALL = 131071
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes, and the enhanced transposition
     #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 63743
+    OPT_DEFAULT = 129279
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
-           "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER}
+           "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -1394,46 +1400,94 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
 
 cdef struct Table:
     #: A transposition table kept between solves: its memory, its size in
-    #: entries, the number of the last solve that used it, an entry's bytes.
+    #: entries, the number of the last solve that used it, an entry's bytes,
+    #: and the context of that solve (`context_signature`; 0: none).
     void* p
     uint64_t entries
     uint64_t gen
     size_t entry_size
+    uint64_t sig
 
 
 #: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.
-cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry))
-cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry))
+cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry), 0)
+cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry), 0)
 _TABLE_LOCK = threading.Lock()
 
 
-cdef void* table_for(Table* t, int bits, bint shared, uint64_t* mask, uint64_t* gen) except NULL:
+cdef inline uint64_t mix(uint64_t h, int64_t v) noexcept nogil:
+    return (h ^ <uint64_t>v) * <uint64_t>0x100000001B3
+
+
+cdef uint64_t context_signature(Ctx* c, bint maxn) noexcept nogil:
+    """What, besides the position, the values of a solve depend on: the
+    seats and holders, the deck's points and suits, the variant, the
+    partner, the techniques (and the root seat, which `table_for` puts into
+    the solve's number instead, so that the solves of every seat in turn
+    keep their entries); and the pile's points, unless every
+    entry is relative to the points taken (the paranoid search of one seat
+    and one bottle: an ending as owner is then stored as -1, or in the hot
+    bottle -1 less what the seat still wins, whatever the pile).  Solves of
+    one context meet in the table: two positions with one key have one
+    value there, whichever deal they came from.  0: share nothing."""
+    cdef uint64_t h = <uint64_t>0xCBF29CE484222325
+    cdef int i, j
+    if not (c.opts & OPT_SHARE) or c.pile <= 0:
+        # (A pile worth nothing lets an ending as owner tie one without the
+        # bottle: the reasoning above needs every ending as owner below.)
+        return 0
+    cdef int64_t fields[13]
+    fields[:] = [c.nholders, c.nseats, c.lopaka, 0, c.partner, c.free, c.two, c.hot,
+                 c.opts, c.kcap, c.ocap, c.sides, maxn]
+    for i in range(13):
+        h = mix(h, fields[i])
+    if maxn or c.partner >= 0 or c.two or not (c.opts & OPT_RELATIVE):
+        h = mix(h, 1000 + c.pile)
+    for i in range(c.nholders):
+        h = mix(h, c.holder_seat[i])
+        for j in range(c.nholders):
+            h = mix(h, c.order[i][j])
+    for i in range(c.nseats):
+        for j in range(c.nseats):
+            h = mix(h, c.w[i][j])
+    for i in range(MAXC):
+        h = mix(h, c.code[i])
+    return h | 1
+
+
+cdef void* table_for(Table* t, int bits, bint shared, uint64_t sig, int root, uint64_t* mask,
+                     uint64_t* gen) except NULL:
     """The transposition table of one solve (of `t`'s kind).
 
     Allocating and zeroing hundreds of MB costs more than a median search, so
     one table is kept and reused (grown when a bigger search asks for more);
     a solve running while another holds it gets a table of its own, which the
-    caller frees.
+    caller frees.  A solve of the same context as the last (`sig`, not 0)
+    keeps its number, and so its entries (OPT_SHARE); the number's low
+    ROOT_BITS are the root seat's.
     """
     cdef uint64_t entries = <uint64_t>1 << bits
     cdef void* p
     if shared:
-        if t.entries < entries or t.gen >= GEN_MASK:
+        if t.entries < entries or t.gen >= (GEN_MASK >> ROOT_BITS):
             free_table(t)
             t.p = cb_table_alloc(entries * t.entry_size)
             if t.p == NULL:
                 raise MemoryError()
             t.entries = entries
             t.gen = 0
-        t.gen += 1
+            t.sig = 0
+        if t.gen == 0 or sig == 0 or sig != t.sig:
+            t.gen += 1
+        t.sig = sig
         mask[0] = t.entries - 1
-        gen[0] = t.gen
+        gen[0] = (t.gen << ROOT_BITS) | root
         return t.p
     p = cb_table_alloc(entries * t.entry_size)
     if p == NULL:
         raise MemoryError()
     mask[0] = entries - 1
-    gen[0] = 1
+    gen[0] = (1 << ROOT_BITS) | root
     return p
 
 
@@ -1461,8 +1515,8 @@ cdef class SearchTables:
     cdef Table m
 
     def __cinit__(self):
-        self.t = Table(NULL, 0, 0, sizeof(Entry))
-        self.m = Table(NULL, 0, 0, sizeof(MEntry))
+        self.t = Table(NULL, 0, 0, sizeof(Entry), 0)
+        self.m = Table(NULL, 0, 0, sizeof(MEntry), 0)
 
     def __dealloc__(self):
         free_table(&self.t)
@@ -1664,10 +1718,12 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
         own = locked = _TABLE_LOCK.acquire(blocking=False)
     try:
         if maxn:
-            c.mtt = <MEntry*>table_for(mt, tt_bits, own, &c.mtt_mask, &c.gen)
+            c.mtt = <MEntry*>table_for(mt, tt_bits, own, context_signature(&c, True),
+                                       c.root, &c.mtt_mask, &c.gen)
             private = NULL if own else c.mtt
         else:
-            c.tt = <Entry*>table_for(pt, tt_bits, own, &c.tt_mask, &c.gen)
+            c.tt = <Entry*>table_for(pt, tt_bits, own, context_signature(&c, False),
+                                     c.root, &c.tt_mask, &c.gen)
             private = NULL if own else c.tt
     except BaseException:
         if locked:
