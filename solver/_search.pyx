@@ -1436,10 +1436,10 @@ cdef uint64_t context_signature(Ctx* c, bint maxn) noexcept nogil:
         # (A pile worth nothing lets an ending as owner tie one without the
         # bottle: the reasoning above needs every ending as owner below.)
         return 0
-    cdef int64_t fields[13]
-    fields[:] = [c.nholders, c.nseats, c.lopaka, 0, c.partner, c.free, c.two, c.hot,
+    cdef int64_t fields[12]
+    fields[:] = [c.nholders, c.nseats, c.lopaka, c.partner, c.free, c.two, c.hot,
                  c.opts, c.kcap, c.ocap, c.sides, maxn]
-    for i in range(13):
+    for i in range(12):
         h = mix(h, fields[i])
     if maxn or c.partner >= 0 or c.two or not (c.opts & OPT_RELATIVE):
         h = mix(h, 1000 + c.pile)
