@@ -160,7 +160,7 @@ LAST_STATS = {}
 cdef int TT_MIN = 1
 #: How often (in nodes) a search looks at the clock and for signals: some
 #: milliseconds apart, too rare to cost anything.
-cdef int64_t CHECK_MASK = 0x3FFF
+cdef int64_t CHECK_MASK = 0xFFFF
 #: Ordering weights of `avoid` (measured: the count of the root seat's cards
 #: below the price is the feature that matters, 4x fewer nodes than without).
 cdef int OWN_W = 1

@@ -11,7 +11,7 @@ one by one (the node counts may differ: they depend on the table a solve
 meets).
 
 Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
-stops every thread within 16,384 nodes; so does the first error of any
+stops every thread within 65,536 nodes; so does the first error of any
 position (it is raised in the caller) and the batch's time limit, which is
 wall-clock time for the whole batch.
 """
