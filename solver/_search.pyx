@@ -136,17 +136,21 @@ cdef enum:
     #: (`context_signature`): the guessed deals of one decision, the
     #: positions of one hand.
     OPT_SHARE = 65536
-    OPT_ALL = 131071
+    #: Two cards of one holder play alike when only that holder's own cards
+    #: lie between them (`same_as_next`; the paranoid search alone).
+    OPT_RUNS = 131072
+    OPT_ALL = 262143
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes, and the enhanced transposition
     #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 129279
+    OPT_DEFAULT = 260351
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
-           "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE}
+           "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE,
+           "runs": OPT_RUNS}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -707,12 +711,13 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
 
 
 cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t inplay,
-                              int card, bint same_points) noexcept nogil:
+                              int card, bint same_points, bint runs) noexcept nogil:
     """Whether `card` plays like the next higher card in play: also legal, same
     suit (and points, where points count), both at or above the price, and
     both in one hand (Devil's Eye: a hand's later duty to follow suit tells
-    its cards from the other hand's)."""
-    cdef uint64_t above
+    its cards from the other hand's).  With `runs`, the next higher card of
+    its suit in its hand, when only cards of that hand lie between them."""
+    cdef uint64_t above, own
     cdef int nxt
     if card < s.price:
         return False
@@ -722,12 +727,20 @@ cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t 
     if not above:
         return False
     nxt = cb_ctz(above)
+    if runs and not c.free:
+        own = s.hand[h]
+        while c.suit[nxt] != c.suit[card] and (own >> nxt) & 1:
+            above &= above - 1
+            if not above:
+                return False
+            nxt = cb_ctz(above)
     return ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card] and (
         not same_points or c.points[nxt] == c.points[card])
 
 
 cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
-                                     uint64_t inplay, bint same_points) noexcept nogil:
+                                     uint64_t inplay, bint same_points,
+                                     bint runs=False) noexcept nogil:
     """One card per group of equivalent cards (the highest of each group).
 
     Two cards of one holder are interchangeable when they are of one suit and
@@ -738,13 +751,20 @@ cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
     the price are not merged: the one that buys becomes the price, and the
     other then lies below it (a card that will rebuy) or above it (one that
     cannot), which plays differently.
+
+    With `runs` (OPT_RUNS) cards of the holder's own may lie between the two:
+    a holder plays one card a trick, so the rules never compare its cards
+    with each other, and swapping the two names changes nothing any rule or
+    Lopaka's policy looks at.  Only a scalar value is that blind: max-n's
+    tie-break (the lowest card in the deck's order) compares a holder's own
+    cards, and there the swap can change which vector a tie picks.
     """
     cdef uint64_t m = legal, out = 0
     cdef int card
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if not same_as_next(c, s, h, legal, inplay, card, same_points):
+        if not same_as_next(c, s, h, legal, inplay, card, same_points, runs):
             out |= bit(card)
     return out
 
@@ -820,9 +840,9 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     if oexact:
         exact_words(inplay, p, ok)
     elif kexact:
-        pattern(c, inplay, p, NULL, ok)
+        pattern(c, inplay, p, NULL, ok, run_floor(c, s))
     else:
-        pattern(c, inplay, p, k, ok)
+        pattern(c, inplay, p, k, ok, run_floor(c, s))
     return relative
 
 
@@ -878,8 +898,14 @@ cdef inline void exact_words(uint64_t inplay, uint64_t* p, uint64_t* k) noexcept
     k[3] = p[2]
 
 
+cdef inline int run_floor(Ctx* c, State* s) noexcept nogil:
+    """Where the paranoid keys' runs begin (`pattern`): the price with OPT_RUNS
+    (not in Devil's Eye, whose seats play from two hands), else nowhere."""
+    return s.price if (c.opts & OPT_RUNS) and not c.free else MAXC
+
+
 cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
-                         uint64_t* ok) noexcept nogil:
+                         uint64_t* ok, int floor) noexcept nogil:
     """The cards in play as a pattern: in the total order, each card's holder,
     suit and points, and nothing of which card it is.
 
@@ -891,29 +917,61 @@ cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
     `k` gets the main pattern (c.kbits a card: holder, suit, points), `ok`
     the bottle question's (c.obits a card: holder, suit); NULL: not wanted.
     The caller makes sure the cards in play fit (c.kcap, c.ocap).
+
+    A run, the cards next to each other in the order that one holder holds,
+    all at or above `floor` (the price, or MAXC: none), is written in one
+    order of its own (by suit, then points): as with `representatives`'
+    runs, the rules never compare a holder's cards with each other, so which
+    of them lies where within the run changes no scalar value.  (Cards below
+    the price do compare with each other, through the price a buy sets, and
+    so do Lopaka's, through his policy: his are never a run.)
     """
     if c.narrow:
         # At most 4 holders and 3 points a card (Cursed Bottle): the same
         # packing with constants the compiler folds.
-        pattern_words(c, inplay, p, k, ok, 2, 6, 4)
+        pattern_words(c, inplay, p, k, ok, 2, 6, 4, floor)
     else:
-        pattern_words(c, inplay, p, k, ok, c.hbits, c.kbits, c.obits)
+        pattern_words(c, inplay, p, k, ok, c.hbits, c.kbits, c.obits, floor)
 
 
 cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k, uint64_t* ok,
-                               int hb, int kb, int ob) noexcept nogil:
+                               int hb, int kb, int ob, int floor) noexcept nogil:
     """`pattern` with `hb` bits a holder, `kb` and `ob` bits a card in `k` and `ok`."""
-    cdef uint64_t m = inplay, holder
-    cdef int i, card, kw = 0, ks = 0, ow = 0, osh = 0
+    cdef uint64_t m = inplay, holder, run_holder = 0
+    cdef int i, j, card, v, nrun = 0, kw = 0, ks = 0, ow = 0, osh = 0
+    cdef int run[MAXC]
     for i in range(4):
         if k != NULL:
             k[i] = 0
         if ok != NULL:
             ok[i] = 0
-    while m:
-        card = cb_ctz(m)
-        m &= m - 1
-        holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1) | (((p[2] >> card) & 1) << 2)
+    while True:
+        card = cb_ctz(m) if m else MAXC
+        holder = 0
+        if m:
+            m &= m - 1
+            holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1) | (((p[2] >> card) & 1) << 2)
+        if nrun and (card >= MAXC or holder != run_holder):
+            # The run ends: its cards by suit, then points.
+            for i in range(nrun):
+                v = run[i]
+                if k != NULL:
+                    append_bits(k, &kw, &ks, run_holder | (<uint64_t>((v >> 4) | ((v & 15) << 2)) << hb), kb)
+                if ok != NULL:
+                    append_bits(ok, &ow, &osh, run_holder | (<uint64_t>(v >> 4) << hb), ob)
+            nrun = 0
+        if card >= MAXC:
+            break
+        if card >= floor and <int>holder != c.lopaka:
+            v = (c.suit[card] << 4) | c.points[card]
+            j = nrun
+            while j > 0 and run[j - 1] > v:
+                run[j] = run[j - 1]
+                j -= 1
+            run[j] = v
+            nrun += 1
+            run_holder = holder
+            continue
         if k != NULL:
             append_bits(k, &kw, &ks, holder | (<uint64_t>c.code[card] << hb), kb)
         if ok != NULL:
@@ -1129,7 +1187,7 @@ cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noex
     if oexact:
         exact_words(inplay, p, ok)
     else:
-        pattern(c, inplay, p, NULL, ok)
+        pattern(c, inplay, p, NULL, ok, run_floor(c, s))
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
                       TAKEN_AVOID, 0, 0, count, oexact)
 
@@ -1181,7 +1239,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
-    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False)
+    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS)
     if (c.opts & OPT_ETC) and (c.opts & OPT_TT) and s.n == c.nholders - 1 and depth - 1 > (TT_MIN + 1) * c.nholders:
         # The trick ends with this move: a child already settled in the
         # table the mover's way answers at once.
@@ -1308,7 +1366,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
     reps = mover_legal(c, s, h)
     if c.opts & OPT_EQUIV:
-        reps = representatives(c, s, h, reps, inplay, True)
+        reps = representatives(c, s, h, reps, inplay, True, c.opts & OPT_RUNS)
     nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
