@@ -26,6 +26,8 @@ DE: dict[str, str] = {
     "seat_from_hand": "Ein Bot spielt diesen Platz bis zum Ende der Hand; ab Hand {n} "
                       "ist er deiner.",
     "your_turn_play": "Du bist dran: spiel eine Karte (←/→, Zahl, Enter oder Klick).",
+    "no_card_chosen": ("Noch keine Karte gewählt: wähle eine mit ←/→, ihrer Taste oder einem"
+                       " Klick, dann Enter."),
     "your_turn_pile": "Wähle die Karte für den Flaschenstapel (Enter).",
     "your_turn_pass": "Wähle die Karte für {name} (Enter).",
     "confirm_pass": "Stapel {pile}; {passes}. Enter: bestätigen · Esc: einen Schritt zurück.",

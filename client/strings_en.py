@@ -26,6 +26,7 @@ EN: dict[str, str] = {
     "seat_from_hand": "A bot plays this seat to the end of the hand; it is yours from "
                       "hand {n}.",
     "your_turn_play": "Your turn: play a card (←/→, number, Enter or click).",
+    "no_card_chosen": "No card chosen yet: pick one with ←/→, its key or a click, then Enter.",
     "your_turn_pile": "Choose the card for the bottle's pile (Enter).",
     "your_turn_pass": "Choose the card to pass to {name} (Enter).",
     "confirm_pass": "Pile {pile}; pass {passes}. Enter: confirm · Esc: back one step.",

@@ -347,7 +347,10 @@ class TableScreen(Cue, Screen):
         m = self.model
         flat = self._flat()
         card = flat[self.cursor][1] if self.cursor is not None and self.cursor < len(flat) else None
-        if now == Step.PLAY and card is not None:
+        if now in (Step.PLAY, Step.PILE, Step.PASS) and card is None:
+            self.message = self.tr("no_card_chosen")  # Enter before any card is chosen
+            return
+        if now == Step.PLAY:
             action, limit = m.find_action("play", card.code), m.limit_of(card.code)
             if action is None and limit is not None:  # the server said which rule says no
                 self.message = self.tr("refused", msg=refusal_text(m, limit, card))
@@ -358,7 +361,7 @@ class TableScreen(Cue, Screen):
                 self._tutored_play(action)
                 return
             self.run_worker(self._send([action]), group="act")
-        elif now in (Step.PILE, Step.PASS) and card is not None:
+        elif now in (Step.PILE, Step.PASS):
             if card.code not in self._selectable_codes():
                 return
             (self.plan.pile if now == Step.PILE else self.plan.passes).append(card)

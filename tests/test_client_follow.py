@@ -189,6 +189,11 @@ def test_messages_go_when_no_longer_true_or_after_a_few_seconds(lang, monkeypatc
                 assert tr("your_turn_pile") in screen.said[2]
                 await until(pilot, lambda: not screen.note, timeout=5)
                 assert screen.said[0] == tr("your_turn_pile")
+                # Enter before any card is chosen says how to choose one, and sends nothing
+                screen.cursor = None
+                await pilot.press("enter")
+                assert screen.message == tr("no_card_chosen")
+                assert screen._step() == "pile" and not screen.plan.pile
                 # a refusal goes once the step it was about has moved on
                 screen.message = tr("refused", msg="seat(s) 2 empty")
                 await pilot.press("right", "enter")
