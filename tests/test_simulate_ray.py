@@ -85,12 +85,15 @@ def _ray(*args: str) -> None:
 
 
 def _wait_for_nodes(address: str, count: int, timeout: float = 60.0) -> None:
-    """Until the cluster counts `count` live nodes: `ray start` returns before the second
-    node has registered, and a run started then has only the head to run on."""
+    """Until the cluster counts `count` live nodes and their CPUs: `ray start` returns
+    before the second node has registered, and a run started then has only the head
+    to run on (the runner cuts the work into as many batches as the cluster has CPUs
+    when it starts, so a node alive whose CPU is not counted yet gets none)."""
     code = (
         "import time, ray\n"
         f"ray.init(address={address!r}, log_to_driver=False)\n"
-        "alive = lambda: sum(1 for n in ray.nodes() if n['Alive'])\n"
+        "cpus = lambda: int(ray.cluster_resources().get('CPU', 0))\n"
+        "alive = lambda: min(cpus(), sum(1 for n in ray.nodes() if n['Alive']))\n"
         f"end = time.monotonic() + {timeout}\n"
         f"while alive() < {count} and time.monotonic() < end:\n"
         "    time.sleep(0.25)\n"
