@@ -92,6 +92,12 @@ cdef enum:
     ENDS_OPEN = -1
     ENDS_FREE = 0
     ENDS_OWNER = 1
+    #: How a side of two ends, as far as settled (`side_ending`; the key's
+    #: partner points field holds it, under TAKEN_NONOWNER).
+    SIDE_OPEN = -1
+    SIDE_FREE = 0
+    SIDE_ROOT = 1
+    SIDE_PARTNER = 2
 
 cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: Entries carry the number of the solve that wrote them (in the key), so a
@@ -575,9 +581,12 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     """
     cdef int rest
     cdef bint owns = s.owner == c.root
-    if c.partner >= 0 or c.two:
-        # A side of two or two bottles: only crude bounds (the search's own
-        # use of these bounds is switched off; MTD(f) only needs them valid).
+    if c.partner >= 0 and not c.two:
+        side_bounds(c, s, inplay, lo, hi)
+        return
+    if c.two:
+        # Two bottles: only crude bounds (the search's own use of these
+        # bounds is switched off; MTD(f) only needs them valid).
         rest = mask_points(c, inplay) + s.taken + s.taken2
         if s.price_card >= 0:
             rest += c.points[s.price_card]
@@ -587,6 +596,37 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
         hi[0] = rest
         return
     one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), owns, s.taken, lo, hi)
+
+
+cdef inline void side_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:
+    """`score_bounds` for a side of two (team mode, one bottle, never hot).
+
+    Each ending has its own range: the side free scores both members'
+    points, more with every trick; a member as owner scores -pile and its
+    partner's points.  While cards below the price are in play the last of
+    them to buy makes the owner, so only a seat holding one (in a hand or
+    in the trick) can end owning; with none left the owner stays.  The
+    bounds are those of the endings still possible, each with at most
+    everything in play (and the price card, which comes back to a member
+    owning it) still to win.
+    """
+    cdef uint64_t below = inplay & (bit(s.price) - 1)
+    cdef uint64_t rb = below & seat_cards(c, s, c.root), pb = below & seat_cards(c, s, c.partner)
+    cdef bint root_owns = s.owner == c.root, partner_owns = s.owner == c.partner
+    cdef int rest = mask_points(c, inplay), l = INF, u = -INF
+    if (root_owns or partner_owns) and s.price_card >= 0:
+        rest += c.points[s.price_card]
+    if (below & ~(rb | pb)) or (not below and not root_owns and not partner_owns):
+        l = s.taken + s.taken2
+        u = l + rest
+    if rb or (not below and root_owns):
+        l = min(l, -c.pile + s.taken2)
+        u = max(u, -c.pile + s.taken2 + rest)
+    if pb or (not below and partner_owns):
+        l = min(l, -c.pile + s.taken)
+        u = max(u, -c.pile + s.taken + rest)
+    lo[0] = l
+    hi[0] = u
 
 
 cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t mine, bint owns,
@@ -781,12 +821,32 @@ cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int take
             | (<uint64_t>count << 36) | (<uint64_t>exact << 43) | (c.gen << GEN_SHIFT))
 
 
+cdef inline int side_ending(Ctx* c, State* s, uint64_t below) noexcept nogil:
+    """How a side of two ends, where that is settled: free (SIDE_FREE: the
+    others alone hold cards below the price, or nobody does and neither
+    member owns), or one member the owner (SIDE_ROOT, SIDE_PARTNER: it alone
+    holds such cards, or nobody does and it owns); else SIDE_OPEN.  (While
+    cards below the price are in play, the last of them to buy makes the
+    owner: see `side_bounds`.)"""
+    cdef uint64_t rb = below & seat_cards(c, s, c.root), pb = below & seat_cards(c, s, c.partner)
+    if not below:
+        return SIDE_ROOT if s.owner == c.root else (SIDE_PARTNER if s.owner == c.partner else SIDE_FREE)
+    if not (rb | pb):
+        return SIDE_FREE
+    if rb == below:
+        return SIDE_ROOT
+    if pb == below:
+        return SIDE_PARTNER
+    return SIDE_OPEN
+
+
 cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
-                        uint64_t* ok, int* ends) noexcept nogil:
+                        uint64_t* ok, int* ends, int* rtaken, int* rmax) noexcept nogil:
     """What the rest of the hand depends on, at the start of a trick; returns
-    whether the values stored are relative to the points taken
-    (`relative_lower`), else they are the scores; `ends`: the root seat's
-    `ending` (ENDS_OPEN for a side of two or two bottles).
+    whether the values stored are relative (`relative_lower`, with `rtaken`
+    and `rmax` for its `taken` and `owner_max`), else they are the scores;
+    `ends`: the root seat's `ending` (ENDS_OPEN for a side of two or two
+    bottles).
 
     Of the owner only whether it is the root seat (or in team mode its
     partner) matters: any other owner, or none, leaves the side scoring its
@@ -804,7 +864,9 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     of points taken meets there.  (A side of two keeps both members' counts,
     and the second bottle its own word of the exact key: this reasons about
     one seat and one bottle.  Without OPT_RELATIVE the count is in the key
-    while both endings are open.)
+    while both endings are open.)  A side of two whose ending is settled
+    (`side_ending`) scores a fixed part of the points taken and what it
+    still wins: the values are then stored less that part.
 
     `ok` is the key of the bottle question alone (as `owner_key` makes it).
     """
@@ -813,9 +875,31 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     cdef int taken = s.taken, count = cb_popcount(inplay), nbelow
     cdef bint owns = s.owner == c.root, kexact, oexact, relative = False
     cdef int side_owns = 1 if owns else (2 if s.owner == c.partner and s.owner >= 0 else 0)
+    cdef int taken2 = s.taken2, settled
     holder_planes(c, s, 0, p)
     ends[0] = ENDS_OPEN
-    if not (c.partner >= 0 or c.two):
+    rtaken[0] = s.taken
+    rmax[0] = -c.pile - (s.taken if c.hot else 0)
+    if c.partner >= 0 and not c.two:
+        # Values less a part of the points taken that every ending adds.
+        settled = side_ending(c, s, below) if c.opts & OPT_SETTLED else SIDE_OPEN
+        if settled != SIDE_OPEN:
+            relative = True
+            taken, taken2 = TAKEN_NONOWNER, settled
+            rtaken[0] = (s.taken + s.taken2 if settled == SIDE_FREE
+                         else -c.pile + (s.taken2 if settled == SIDE_ROOT else s.taken))
+        elif (c.opts & OPT_RELATIVE) and not (below & mine):
+            # The root seat cannot end owning: every ending counts its points.
+            relative = True
+            taken, taken2 = TAKEN_STUCK, s.taken2
+            rtaken[0] = s.taken
+        elif (c.opts & OPT_RELATIVE) and not (below & seat_cards(c, s, c.partner)):
+            relative = True
+            taken, taken2 = TAKEN_RELATIVE, s.taken
+            rtaken[0] = s.taken2
+        # (An offset: relative_lower with owner_max just below it.)
+        rmax[0] = rtaken[0] - 1
+    elif not (c.partner >= 0 or c.two):
         # (A side of two, two bottles: the values stay the scores.)
         ends[0] = ending(c, below, mine, owns)
         if c.opts & OPT_RELATIVE:
@@ -828,7 +912,7 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     kexact = not (c.opts & OPT_CANON) or count > c.kcap or c.two
     # oexact implies kexact: the bottle question's pattern holds more cards.
     oexact = not (c.opts & OPT_CANON) or count > c.ocap
-    k[4] = misc_word(c, nbelow, s.leader, side_owns, taken, s.taken2,
+    k[4] = misc_word(c, nbelow, s.leader, side_owns, taken, taken2,
                      c.points[s.price_card] if side_owns and s.price_card >= 0 else 0,
                      count, kexact)
     # Whether the bottle can be avoided depends on no points at all.
@@ -1286,7 +1370,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t okey[5]
     cdef Entry* oe
     cdef bint both_open = False
-    cdef int owner_max = 0
+    cdef int owner_max = 0, rtaken = 0, rmax = 0
     cdef Entry* e
     cdef State child
     cdef bint maximise, stored = False, relative = False
@@ -1319,7 +1403,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         c.looks += 1
-        relative = tt_key(c, s, inplay, key, okey, &ends)
+        relative = tt_key(c, s, inplay, key, okey, &ends, &rtaken, &rmax)
         owner_max = -c.pile - (s.taken if c.hot else 0)
         both_open = ends == ENDS_OPEN
         if both_open and (c.opts & OPT_OWNER):
@@ -1342,8 +1426,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             lo = e.lower
             hi = e.upper
             if relative:
-                lo = relative_score(lo, s.taken, owner_max)
-                hi = relative_score(hi, s.taken, owner_max)
+                lo = relative_score(lo, rtaken, rmax)
+                hi = relative_score(hi, rtaken, rmax)
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -1396,8 +1480,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         lower = best if best > alpha0 else -INF
         upper = best if best < beta0 else INF
         if relative:
-            lower = relative_lower(lower, s.taken, owner_max) if lower > -INF else -INF
-            upper = relative_upper(upper, s.taken, owner_max) if upper < INF else INF
+            lower = relative_lower(lower, rtaken, rmax) if lower > -INF else -INF
+            upper = relative_upper(upper, rtaken, rmax) if upper < INF else INF
         tt_store(c, key, depth, lower, upper,
                  cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
         if both_open and (c.opts & OPT_OWNER):
@@ -1625,8 +1709,9 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
     if partner is not None:
         if problem.hot or partner == problem.root:
             raise ValueError("solve_state: a partner, but the hot bottle or the root seat")
-        # These reason about the root seat alone (its bottle question, its bounds).
-        opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER)
+        # These reason about the root seat alone (its bottle question); the
+        # bounds have a side of their own (`side_bounds`).
+        opts &= ~(OPT_AVOID | OPT_OWNER)
     c.free = problem.free
     if c.free and (nh % 2 or any([holder_seat[i] != i // 2 for i in range(nh)])):
         raise ValueError("solve_state: free play needs two hands per seat, 2p and 2p + 1")
