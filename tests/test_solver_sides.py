@@ -43,17 +43,36 @@ def _partner(pos: Position) -> int | None:
     return mates[0] if mates else None
 
 
+def _below(pos: Position) -> dict[int, bool]:
+    """Per seat, whether it holds a card below the price (at a trick's start)."""
+    hand = pos.to_hand()
+    below = (1 << hand.price) - 1
+    out = dict.fromkeys(range(hand.rules.seats), False)
+    for i, held in enumerate(hand.holdings):
+        out[hand.holder_seat[i]] |= bool(held & below)
+    return out
+
+
 def _settled_free(pos: Position) -> bool:
     """Whether the side to move can no longer end owning the bottle, at the
     start of a trick: no member holds a card below the price, and someone
     else does, or nobody does and no member owns."""
     hand = pos.to_hand()
     side = hand.rules.side_of[_root(pos)]
-    below = (1 << hand.price) - 1
-    held = [hand.holdings[i] & below for i in range(len(hand.holdings))]
-    ours = any(m for i, m in enumerate(held) if hand.holder_seat[i] in side)
-    theirs = any(m for i, m in enumerate(held) if hand.holder_seat[i] not in side)
+    below = _below(pos)
+    ours = any(below[s] for s in side)
+    theirs = any(v for s, v in below.items() if s not in side)
     return not hand.trick and not ours and (theirs or hand.owner not in side)
+
+
+def _one_member_can_own(pos: Position) -> bool:
+    """Whether the bottle is open for the side and one member can no longer
+    end owning it (it holds no card below the price; its partner and one of
+    the others do)."""
+    below = _below(pos)
+    root, partner = _root(pos), _partner(pos)
+    others = any(v for s, v in below.items() if s not in (root, partner))
+    return not pos.to_hand().trick and others and below[root] != below[partner]
 
 
 def _fresh(pos: Position, opts: int):
@@ -127,6 +146,26 @@ def test_a_settled_free_side_meets_in_the_table_whatever_the_split() -> None:
         after_nodes += after.nodes
     assert alone_nodes > 0
     assert after_nodes < 0.2 * alone_nodes
+
+
+@pytest.mark.parametrize("rules", TEAM_RULES, ids=config_id)
+def test_a_member_that_cannot_own_keeps_its_partners_points_in_the_key(rules: Rules) -> None:
+    """Where one member can no longer end owning, the values are stored less
+    its points: the twin, whose partner took a card more, must not meet its
+    position's entries (its score differs by that card where the partner
+    ends owning, and by nothing where the side ends free)."""
+    twins = 0
+    for pos in _positions(rules, 60, f"member:{config_id(rules)}", 4, starts=True):
+        twin = _moved(pos)
+        if twin is None or not _one_member_can_own(pos):
+            continue
+        twins += 1
+        release_table()
+        alone = solve(twin).values
+        release_table()
+        solve(pos)
+        assert solve(twin).values == alone, pos.to_json()
+    assert twins >= 4
 
 
 def test_side_bounds_save_nodes() -> None:
