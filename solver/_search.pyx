@@ -23,13 +23,18 @@ from libc.time cimport CLOCKS_PER_SEC, clock
 
 cdef extern from *:
     """
-    /* Portable SWAR popcount: without -mpopcnt (not assumed, for portable
-       wheels) __builtin_popcountll is a library call, measurably slower. */
+    /* One instruction where the build allows it (setup.py's -mpopcnt on a
+       CPU that has it); else portable SWAR, as __builtin_popcountll is then
+       a library call, measurably slower. */
     static inline int cb_popcount(unsigned long long x) {
+    #ifdef __POPCNT__
+        return __builtin_popcountll(x);
+    #else
         x = x - ((x >> 1) & 0x5555555555555555ULL);
         x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
         x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
         return (int)((x * 0x0101010101010101ULL) >> 56);
+    #endif
     }
     #include <stdlib.h>
     #ifdef __linux__
@@ -1228,6 +1233,10 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     cdef int64_t v
     cdef int n = 0, j, card
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
+    if cards and not (cards & (cards - 1)):
+        # One card: nothing to order (a follower with one card of the suit).
+        moves[0] = cb_ctz(cards)
+        return 1
     while cards:
         card = cb_hibit(cards)
         cards &= ~bit(card)
