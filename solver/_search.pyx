@@ -411,22 +411,29 @@ cdef inline int mask_points(Ctx* c, uint64_t m) noexcept nogil:
     return r
 
 
-cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
-    """The winner rule of RULES.md: highest card below the price buys, else highest wins."""
-    cdef int i, card, won = 0, best = -1, pos = 0, best_below = -1, below_pos = -1, winner
+cdef inline int taking_card(uint64_t trick, int price) noexcept nogil:
+    """The winner rule of RULES.md: the card that takes a trick of these cards
+    is the highest below the price (which buys), else the highest."""
+    cdef uint64_t low = trick & (bit(price) - 1)
+    return cb_hibit(low if low else trick)
+
+
+cdef inline int trick_holder(State* s, int card) noexcept nogil:
+    """The holder who played `card` into the trick in progress."""
+    cdef int i
     for i in range(s.n):
-        card = s.tcard[i]
-        won += c.points[card]
-        if card < s.price:
-            if card > best_below:
-                best_below = card
-                below_pos = i
-        elif card > best:
-            best = card
-            pos = i
-    if below_pos >= 0:
-        winner = c.holder_seat[s.tholder[below_pos]]
-        won -= c.points[best_below]
+        if s.tcard[i] == card:
+            return s.tholder[i]
+    return -1
+
+
+cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
+    """The trick goes to its `taking_card`'s seat: the cards' points, and on
+    a buy the bottle (the old price card to the old owner)."""
+    cdef int best = taking_card(s.tmask, s.price), won = mask_points(c, s.tmask)
+    cdef int winner = c.holder_seat[trick_holder(s, best)]
+    if best < s.price:
+        won -= c.points[best]
         if s.price_card >= 0:
             if s.owner == c.root:
                 s.taken += c.points[s.price_card]
@@ -434,16 +441,14 @@ cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
                 s.taken2 += c.points[s.price_card]
             if s.owner >= 0:
                 s.tk[s.owner] += c.points[s.price_card]
-        s.price_card = best_below
-        s.price = best_below
+        s.price_card = best
+        s.price = best
         s.owner = winner
         if c.two and s.sprice > s.price:
             # Only the bottle with the higher price is for sale.
             s.price, s.sprice = s.sprice, s.price
             s.price_card, s.scard = s.scard, s.price_card
             s.owner, s.sowner = s.sowner, s.owner
-    else:
-        winner = c.holder_seat[s.tholder[pos]]
     if winner == c.root:
         s.taken += won
     elif winner == c.partner:
@@ -1197,6 +1202,7 @@ cdef inline void play_out(Ctx* c, State* s) noexcept nogil:
 cdef inline void end_trick_with(Ctx* c, State* t, int h, int card) noexcept nogil:
     """Holder h plays `card` and the trick ends there (the move orderings' look-ahead)."""
     t.hand[h] &= ~bit(card)
+    t.tmask |= bit(card)
     t.tcard[t.n] = card
     t.tholder[t.n] = h
     t.n += 1
@@ -1211,14 +1217,27 @@ cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
     return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
 
 
-cdef inline int owner_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
+cdef inline int owner_eval(Ctx* c, State* s, int h, int card, uint64_t root_hands) noexcept nogil:
     """Move ordering for `avoid`, from the root seat's side: the cards whose
     trick, were it to end now, leaves the root seat rid of the bottle, and
-    then by how few cards below the price the root seat would still hold."""
-    cdef State t = s[0]
-    end_trick_with(c, &t, h, card)
-    return (OWN_W * (t.owner != c.root)
-            - BELOW_W * cb_popcount(seat_cards(c, &t, c.root) & (bit(t.price) - 1)))
+    then by how few cards below the price the root seat would still hold
+    (`root_hands`: its cards in the hands, before this one is played)."""
+    cdef int best = taking_card(s.tmask | bit(card), s.price), owner = s.owner, price = s.price
+    if best < s.price:
+        price = best
+        owner = c.holder_seat[h if best == card else trick_holder(s, best)]
+    return (OWN_W * (owner != c.root)
+            - BELOW_W * cb_popcount(root_hands & ~bit(card) & (bit(price) - 1)))
+
+
+cdef inline uint64_t root_hand_cards(Ctx* c, State* s) noexcept nogil:
+    """The root seat's cards in its hands (not those in the trick)."""
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(c.nholders):
+        if c.holder_seat[i] == c.root:
+            m |= s.hand[i]
+    return m
 
 
 cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximise,
@@ -1233,6 +1252,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     cdef int64_t v
     cdef int n = 0, j, card
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
+    cdef uint64_t root_hands = 0
+    cdef bint have_root_hands = False
     if cards and not (cards & (cards - 1)):
         # One card: nothing to order (a follower with one card of the suit).
         moves[0] = cb_ctz(cards)
@@ -1246,7 +1267,10 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
             v = INT64_MAX_SCORE - 1
         elif c.opts & OPT_ORDER:
             if bottle_only:
-                v = owner_eval(c, s, card_holder(c, s, h, card), card)
+                if not have_root_hands:
+                    root_hands = root_hand_cards(c, s)
+                    have_root_hands = True
+                v = owner_eval(c, s, card_holder(c, s, h, card), card, root_hands)
             else:
                 v = static_eval(c, s, card_holder(c, s, h, card), card)
             if not maximise:
