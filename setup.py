@@ -64,7 +64,7 @@ def cpu_flags() -> list[str]:
     The project is installed from source, so the search is compiled on the
     machine that runs it: where the CPU counts bits in one instruction
     (x86-64 with `popcnt`, every such CPU since about 2009) the search uses
-    it (bench/README.md measures the gain).  CB_PORTABLE_BUILD=1 builds for
+    it (solver/README.md measures the gain).  CB_PORTABLE_BUILD=1 builds for
     any CPU, for a build shared by other machines."""
     if os.environ.get("CB_PORTABLE_BUILD") or platform.machine() not in ("x86_64", "AMD64"):
         return []

@@ -71,6 +71,8 @@ def _one_member_can_own(pos: Position) -> bool:
     the others do)."""
     below = _below(pos)
     root, partner = _root(pos), _partner(pos)
+    if partner is None:
+        return False
     others = any(v for s, v in below.items() if s not in (root, partner))
     return not pos.to_hand().trick and others and below[root] != below[partner]
 
@@ -98,6 +100,23 @@ def _moved(pos: Position) -> Position | None:
     return Position.from_json(data)
 
 
+def _twins_meet_rightly(positions: list[Position]) -> int:
+    """Solve each position, then its twin (`_moved`) on the same table: the
+    twin must get the values it gets alone.  Returns how many twins there were."""
+    twins = 0
+    for pos in positions:
+        twin = _moved(pos)
+        if twin is None:
+            continue
+        twins += 1
+        release_table()
+        alone = solve(twin).values
+        release_table()
+        solve(pos)
+        assert solve(twin).values == alone, pos.to_json()
+    return twins
+
+
 @pytest.mark.parametrize("name", ["bounds", "settled"])
 @pytest.mark.parametrize("rules", TEAM_RULES, ids=config_id)
 def test_side_techniques_change_no_value(rules: Rules, name: str) -> None:
@@ -113,18 +132,7 @@ def test_a_split_of_the_points_taken_meets_only_where_it_does_not_matter(rules: 
     to the partner, on one table: the twin gets the values it gets alone
     (moved points change a free side's score by nothing, an owning member's
     side by the card's points one way or the other)."""
-    twins = 0
-    for pos in _positions(rules, 16, f"split:{config_id(rules)}", 3):
-        twin = _moved(pos)
-        if twin is None:
-            continue
-        twins += 1
-        release_table()
-        alone = solve(twin).values
-        release_table()
-        solve(pos)
-        assert solve(twin).values == alone, pos.to_json()
-    assert twins >= 8
+    assert _twins_meet_rightly(_positions(rules, 16, f"split:{config_id(rules)}", 3)) >= 8
 
 
 def test_a_settled_free_side_meets_in_the_table_whatever_the_split() -> None:
@@ -154,18 +162,8 @@ def test_a_member_that_cannot_own_keeps_its_partners_points_in_the_key(rules: Ru
     its points: the twin, whose partner took a card more, must not meet its
     position's entries (its score differs by that card where the partner
     ends owning, and by nothing where the side ends free)."""
-    twins = 0
-    for pos in _positions(rules, 60, f"member:{config_id(rules)}", 4, starts=True):
-        twin = _moved(pos)
-        if twin is None or not _one_member_can_own(pos):
-            continue
-        twins += 1
-        release_table()
-        alone = solve(twin).values
-        release_table()
-        solve(pos)
-        assert solve(twin).values == alone, pos.to_json()
-    assert twins >= 4
+    positions = _positions(rules, 60, f"member:{config_id(rules)}", 4, starts=True)
+    assert _twins_meet_rightly([p for p in positions if _one_member_can_own(p)]) >= 4
 
 
 def test_side_bounds_save_nodes() -> None:
