@@ -881,7 +881,8 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     (`side_ending`) scores a fixed part of the points taken and what it
     still wins: the values are then stored less that part.
 
-    `ok` is the key of the bottle question alone (as `owner_key` makes it).
+    `ok` is the key of the bottle question alone (as `owner_key` makes it),
+    filled only where the search reads it: the ending open, OPT_OWNER.
     """
     cdef uint64_t p[3]
     cdef uint64_t mine = seat_cards(c, s, c.root), below = inplay & (bit(s.price) - 1)
@@ -929,17 +930,21 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
                      c.points[s.price_card] if side_owns and s.price_card >= 0 else 0,
                      count, kexact)
     # Whether the bottle can be avoided depends on no points at all.
-    ok[4] = misc_word(c, nbelow, s.leader, owns, TAKEN_AVOID, 0, 0, count, oexact)
     if c.two:
         second_bottle_words(c, s, inplay, k)
     elif kexact:
         exact_words(inplay, p, k)
-    if oexact:
-        exact_words(inplay, p, ok)
-    elif kexact:
-        pattern(c, inplay, p, NULL, ok, run_floor(c, s))
-    else:
-        pattern(c, inplay, p, k, ok, run_floor(c, s))
+    if ends[0] == ENDS_OPEN and (c.opts & OPT_OWNER):
+        # (The search reads `ok` only then: the root seat's ending open.)
+        ok[4] = misc_word(c, nbelow, s.leader, owns, TAKEN_AVOID, 0, 0, count, oexact)
+        if oexact:
+            exact_words(inplay, p, ok)
+        elif kexact:
+            pattern(c, inplay, p, NULL, ok, run_floor(c, s))
+        else:
+            pattern(c, inplay, p, k, ok, run_floor(c, s))
+    elif not kexact:
+        pattern(c, inplay, p, k, NULL, run_floor(c, s))
     return relative
 
 
@@ -1047,7 +1052,9 @@ cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k
         holder = 0
         if m:
             m &= m - 1
-            holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1) | (((p[2] >> card) & 1) << 2)
+            holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1)
+            if hb > 2:
+                holder |= ((p[2] >> card) & 1) << 2
         if nrun and (card >= MAXC or holder != run_holder):
             # The run ends: its cards by suit, then points.
             for i in range(nrun):
@@ -1423,7 +1430,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         return final_score(c, &child)
     if (c.opts & OPT_BOUNDS) and s.n == 0:
         # (At a trick's start only: in its middle they cut no node of any
-        # suite measured, solver/README.md, and cost a tenth of the time.)
+        # suite measured, solver/README.md, and cost 5 % of the instructions.)
         score_bounds(c, s, inplay, &lo, &hi)
         if lo >= beta or lo == hi:
             return lo
