@@ -929,13 +929,13 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     k[4] = misc_word(c, nbelow, s.leader, side_owns, taken, taken2,
                      c.points[s.price_card] if side_owns and s.price_card >= 0 else 0,
                      count, kexact)
-    # Whether the bottle can be avoided depends on no points at all.
     if c.two:
         second_bottle_words(c, s, inplay, k)
     elif kexact:
         exact_words(inplay, p, k)
     if ends[0] == ENDS_OPEN and (c.opts & OPT_OWNER):
         # (The search reads `ok` only then: the root seat's ending open.)
+        # Whether the bottle can be avoided depends on no points at all.
         ok[4] = misc_word(c, nbelow, s.leader, owns, TAKEN_AVOID, 0, 0, count, oexact)
         if oexact:
             exact_words(inplay, p, ok)
