@@ -66,7 +66,8 @@ def cpu_flags() -> list[str]:
     (x86-64 with `popcnt`, every such CPU since about 2009) the search uses
     it (solver/README.md measures the gain).  CB_PORTABLE_BUILD=1 builds for
     any CPU, for a build shared by other machines."""
-    if os.environ.get("CB_PORTABLE_BUILD") or platform.machine() not in ("x86_64", "AMD64"):
+    portable = os.environ.get("CB_PORTABLE_BUILD", "").strip() not in ("", "0")
+    if portable or platform.machine() not in ("x86_64", "AMD64"):
         return []
     try:
         cpuinfo = Path("/proc/cpuinfo").read_text()

@@ -97,12 +97,12 @@ cdef enum:
     ENDS_OPEN = -1
     ENDS_FREE = 0
     ENDS_OWNER = 1
-    #: How a side of two ends, as far as settled (`side_ending`; the key's
-    #: partner points field holds it, under TAKEN_NONOWNER).
-    SIDE_OPEN = -1
-    SIDE_FREE = 0
-    SIDE_ROOT = 1
-    SIDE_PARTNER = 2
+    #: The endings a side of two can still reach, bits of `side_endings`
+    #: (settled: one bit, which the key's partner points field then holds,
+    #: under TAKEN_NONOWNER).
+    SIDE_FREE = 1
+    SIDE_ROOT = 2
+    SIDE_PARTNER = 4
 
 cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: Entries carry the number of the solve that wrote them (in the key), so a
@@ -613,31 +613,41 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
     one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), owns, s.taken, lo, hi)
 
 
+cdef inline int side_endings(Ctx* c, State* s, uint64_t below) noexcept nogil:
+    """The endings a side of two can still reach (bits SIDE_FREE, SIDE_ROOT,
+    SIDE_PARTNER; `below`: the cards in play below the price).
+
+    While such cards are in play the last of them to buy makes the owner, so
+    only a seat holding one (in a hand or in the trick) can end owning; with
+    none left the owner stays."""
+    cdef uint64_t rb = below & seat_cards(c, s, c.root), pb = below & seat_cards(c, s, c.partner)
+    cdef int owner = s.owner
+    if not below:
+        return SIDE_ROOT if owner == c.root else (SIDE_PARTNER if owner == c.partner else SIDE_FREE)
+    return ((SIDE_FREE if below & ~(rb | pb) else 0) | (SIDE_ROOT if rb else 0)
+            | (SIDE_PARTNER if pb else 0))
+
+
 cdef inline void side_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:
     """`score_bounds` for a side of two (team mode, one bottle, never hot).
 
     Each ending has its own range: the side free scores both members'
     points, more with every trick; a member as owner scores -pile and its
-    partner's points.  While cards below the price are in play the last of
-    them to buy makes the owner, so only a seat holding one (in a hand or
-    in the trick) can end owning; with none left the owner stays.  The
-    bounds are those of the endings still possible, each with at most
-    everything in play (and the price card, which comes back to a member
-    owning it) still to win.
+    partner's points.  The bounds are those of the endings still possible
+    (`side_endings`), each with at most everything in play (and the price
+    card, which comes back to a member owning it) still to win.
     """
-    cdef uint64_t below = inplay & (bit(s.price) - 1)
-    cdef uint64_t rb = below & seat_cards(c, s, c.root), pb = below & seat_cards(c, s, c.partner)
-    cdef bint root_owns = s.owner == c.root, partner_owns = s.owner == c.partner
+    cdef int endings = side_endings(c, s, inplay & (bit(s.price) - 1))
     cdef int rest = mask_points(c, inplay), l = INF, u = -INF
-    if (root_owns or partner_owns) and s.price_card >= 0:
+    if (s.owner == c.root or s.owner == c.partner) and s.price_card >= 0:
         rest += c.points[s.price_card]
-    if (below & ~(rb | pb)) or (not below and not root_owns and not partner_owns):
+    if endings & SIDE_FREE:
         l = s.taken + s.taken2
         u = l + rest
-    if rb or (not below and root_owns):
+    if endings & SIDE_ROOT:
         l = min(l, -c.pile + s.taken2)
         u = max(u, -c.pile + s.taken2 + rest)
-    if pb or (not below and partner_owns):
+    if endings & SIDE_PARTNER:
         l = min(l, -c.pile + s.taken)
         u = max(u, -c.pile + s.taken + rest)
     lo[0] = l
@@ -834,25 +844,6 @@ cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int take
             | (<uint64_t>count << 36) | (<uint64_t>exact << 43) | (c.gen << GEN_SHIFT))
 
 
-cdef inline int side_ending(Ctx* c, State* s, uint64_t below) noexcept nogil:
-    """How a side of two ends, where that is settled: free (SIDE_FREE: the
-    others alone hold cards below the price, or nobody does and neither
-    member owns), or one member the owner (SIDE_ROOT, SIDE_PARTNER: it alone
-    holds such cards, or nobody does and it owns); else SIDE_OPEN.  (While
-    cards below the price are in play, the last of them to buy makes the
-    owner: see `side_bounds`.)"""
-    cdef uint64_t rb = below & seat_cards(c, s, c.root), pb = below & seat_cards(c, s, c.partner)
-    if not below:
-        return SIDE_ROOT if s.owner == c.root else (SIDE_PARTNER if s.owner == c.partner else SIDE_FREE)
-    if not (rb | pb):
-        return SIDE_FREE
-    if rb == below:
-        return SIDE_ROOT
-    if pb == below:
-        return SIDE_PARTNER
-    return SIDE_OPEN
-
-
 cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
                         uint64_t* ok, int* ends, int* rtaken, int* rmax) noexcept nogil:
     """What the rest of the hand depends on, at the start of a trick; returns
@@ -878,7 +869,7 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     and the second bottle its own word of the exact key: this reasons about
     one seat and one bottle.  Without OPT_RELATIVE the count is in the key
     while both endings are open.)  A side of two whose ending is settled
-    (`side_ending`) scores a fixed part of the points taken and what it
+    (`side_endings`) scores a fixed part of the points taken and what it
     still wins: the values are then stored less that part.
 
     `ok` is the key of the bottle question alone (as `owner_key` makes it),
@@ -889,25 +880,25 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     cdef int taken = s.taken, count = cb_popcount(inplay), nbelow
     cdef bint owns = s.owner == c.root, kexact, oexact, relative = False
     cdef int side_owns = 1 if owns else (2 if s.owner == c.partner and s.owner >= 0 else 0)
-    cdef int taken2 = s.taken2, settled
+    cdef int taken2 = s.taken2, endings
     holder_planes(c, s, 0, p)
     ends[0] = ENDS_OPEN
     rtaken[0] = s.taken
     rmax[0] = -c.pile - (s.taken if c.hot else 0)
     if c.partner >= 0 and not c.two:
         # Values less a part of the points taken that every ending adds.
-        settled = side_ending(c, s, below) if c.opts & OPT_SETTLED else SIDE_OPEN
-        if settled != SIDE_OPEN:
+        endings = side_endings(c, s, below)
+        if (c.opts & OPT_SETTLED) and not (endings & (endings - 1)):
             relative = True
-            taken, taken2 = TAKEN_NONOWNER, settled
-            rtaken[0] = (s.taken + s.taken2 if settled == SIDE_FREE
-                         else -c.pile + (s.taken2 if settled == SIDE_ROOT else s.taken))
-        elif (c.opts & OPT_RELATIVE) and not (below & mine):
+            taken, taken2 = TAKEN_NONOWNER, endings
+            rtaken[0] = (s.taken + s.taken2 if endings == SIDE_FREE
+                         else -c.pile + (s.taken2 if endings == SIDE_ROOT else s.taken))
+        elif (c.opts & OPT_RELATIVE) and not (endings & SIDE_ROOT):
             # The root seat cannot end owning: every ending counts its points.
             relative = True
             taken, taken2 = TAKEN_STUCK, s.taken2
             rtaken[0] = s.taken
-        elif (c.opts & OPT_RELATIVE) and not (below & seat_cards(c, s, c.partner)):
+        elif (c.opts & OPT_RELATIVE) and not (endings & SIDE_PARTNER):
             relative = True
             taken, taken2 = TAKEN_RELATIVE, s.taken
             rtaken[0] = s.taken2

@@ -1,6 +1,6 @@
 """A side of two (the Bottle Imp's team mode) in the paranoid search: its own
 static bounds (`side_bounds`) and, once the side's ending is settled
-(`side_ending`), table values stored less the fixed part of the points taken.
+(`side_endings`), table values stored less the fixed part of the points taken.
 
 The values must be those of the search without either technique and of the
 reference; a settled side must meet in the table whatever split of the points
