@@ -50,7 +50,8 @@ def _waiting(m: TableModel, plan: Plan | None) -> str:
     """Why nothing is asked: sent, the dealer without a pile card, a seat taken
     mid-hand, or waiting for the others."""
     tr = m.tr
-    if plan is not None and plan.confirmed:
+    staged = stage_plan(m, plan)  # None once the setup is over: nothing of ours is pending
+    if staged is not None and staged.confirmed:
         return tr("sent")
     if m.phase == game_pb2.PHASE_PILE and m.me == m.dealer and m.me not in m.to_act:
         return tr("dealer_no_pile")  # the five-player Bottle Imp's dealer
@@ -58,6 +59,17 @@ def _waiting(m: TableModel, plan: Plan | None) -> str:
     if from_hand > m.hand_number:  # a seat taken mid-hand: the server says from when
         return tr("seat_from_hand", n=from_hand)
     return tr("waiting")
+
+
+def not_your_turn(m: TableModel) -> str:
+    """What Enter says while the seat is not asked: whose move the table waits for."""
+    tr = m.tr
+    others = [s for s in m.to_act if s != m.me]
+    if not others:
+        return tr("err_not_your_turn")
+    if m.phase == game_pb2.PHASE_PLAY and len(others) == 1:
+        return tr("err_not_your_turn_turn", turn=m.name(others[0]))
+    return tr("not_your_turn_wait", names=tr.joined([m.name(s) for s in others]))
 
 
 def prompt(m: TableModel, plan: Plan | None, message: str = "", note: str = "",

@@ -319,6 +319,7 @@ DE: dict[str, str] = {
     "err_wrong_phase": "Jetzt nicht: die Runde verlangt gerade etwas anderes.",
     "err_not_your_turn": "Du bist nicht dran.",
     "err_not_your_turn_turn": "Du bist nicht dran: {turn} spielt.",
+    "not_your_turn_wait": "Du bist nicht dran: wir warten auf {names}.",
     "err_no_such_seat": "Diesen Platz gibt es an diesem Tisch nicht.",
     "err_lopaka_plays_himself": "Lopaka spielt nach seiner eigenen Regel.",
     "err_card_not_held": "Du hast {card} nicht.",

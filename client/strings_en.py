@@ -311,6 +311,7 @@ EN: dict[str, str] = {
     "err_wrong_phase": "Not now: the hand asks for something else.",
     "err_not_your_turn": "It is not your turn.",
     "err_not_your_turn_turn": "It is not your turn: {turn} is to play.",
+    "not_your_turn_wait": "It is not your turn: waiting for {names}.",
     "err_no_such_seat": "There is no such seat at this table.",
     "err_lopaka_plays_himself": "Lopaka plays by his own policy.",
     "err_card_not_held": "You do not hold {card}.",

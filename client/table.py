@@ -36,7 +36,7 @@ from .popups import (
     TricksScreen,
     TutorScreen,
 )
-from .prompt import Said, refusal_text
+from .prompt import Said, not_your_turn, refusal_text
 from .refusals import refusal
 from .review import hand_loader
 from .stream import Back, Lost, Refused, resume
@@ -376,6 +376,8 @@ class TableScreen(Cue, Screen):
             self.run_worker(self._choose_open(hand), group="act")
         elif m.game_ended is not None:  # the final standings again, and what next
             self._popups.add(self.app, GameOverScreen(m, self.session is not None))
+        elif now == Step.WAIT:
+            self.message = not_your_turn(m)
 
     def action_back(self) -> None:
         """Esc: take back the last staged choice not sent yet (one step, not all)."""

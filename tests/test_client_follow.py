@@ -2,6 +2,7 @@
 the last trick beside the current one, every trick on `l`, each card's points on the
 card and the point table first in `?`, unplayable cards struck through and refused in
 the client in a player's words, a prompt whose cue never hides and whose messages go,
+Enter out of turn naming whose move the table waits for,
 the final standings with what comes next, `q` asking first, keys for all twelve cards."""
 
 from __future__ import annotations
@@ -168,6 +169,47 @@ def test_an_unplayable_card_is_struck_and_refused_in_the_players_words(lang, rul
                 # the refusal and, under it, what to do now
                 assert screen.said[0].startswith(screen.message)
                 assert tr("your_turn_play") in screen.said[2]
+
+    run(main())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_while_others_are_to_move_the_prompt_waits_and_enter_says_for_whom(lang):
+    """"Sent" only while the seat's own choices are pending; later, while others play,
+    plain waiting; Enter out of turn names whose move the table waits for, sends
+    nothing, and goes once it is the seat's turn."""
+
+    async def main():
+        async with local_server(bot_delay=0.6) as target:
+            app = quick_app(target, CURSED, lang=lang)
+            async with app.run_test(size=SIZE) as pilot:
+                screen = await _at_the_pile(pilot, app)
+                m, tr = screen.model, screen.model.tr
+                await play_by_keys(pilot, app, lambda s: s._step() == "wait")
+                assert m.phase in (game_pb2.PHASE_PILE, game_pb2.PHASE_PASS)
+                assert screen.said[0] == tr("sent")
+                others = [tr("err_not_your_turn")]  # the bots may have passed already
+                if set(m.to_act) - {m.me}:
+                    names = tr.joined([m.name(s) for s in m.to_act if s != m.me])
+                    others.append(tr("not_your_turn_wait", names=names))
+                await pilot.press("enter")
+                assert screen.message in others
+
+                def others_to_play(s) -> bool:
+                    return (m.phase == game_pb2.PHASE_PLAY and s._step() == "wait"
+                            and bool(m.to_act) and m.me not in m.to_act)
+
+                await play_by_keys(pilot, app, others_to_play)
+                assert screen.said[0] == tr("waiting")  # nothing of ours is pending
+                turn = m.to_act[0]
+                mine = sum(1 for p in m.played if p.seat == m.me)
+                await pilot.press("enter")
+                assert screen.message == tr("err_not_your_turn_turn", turn=m.name(turn))
+                assert screen.said[0].startswith(screen.message)
+                await until(pilot, lambda: screen._step() == "play")
+                assert not screen.message  # nothing was sent out of turn
+                assert sum(1 for p in m.played if p.seat == m.me) == mine
+                assert screen.said[0] == tr("your_turn_play")
 
     run(main())
 
