@@ -130,7 +130,7 @@ cdef enum:
     OPT_HISTORY = 256
     OPT_KILLER = 512
     OPT_ETC = 1024
-    #: Quick-trick bounds for a seat that can no longer buy (`quick_bounds`).
+    #: Quick-trick bounds for a seat that can no longer buy, owner or not (`quick_bounds`).
     OPT_QUICK = 2048
     #: The ending settled while only one side holds cards below the price
     #: (`ending`; without it only while the root seat or nobody else does).
@@ -658,16 +658,18 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
                                  int taken, int* lo, int* hi) noexcept nogil:
     """`score_bounds` for one seat with cards `mine` in play and `taken` points."""
     cdef uint64_t below = inplay & (bit(s.price) - 1)
-    cdef int rest, l = INF, u = -INF
+    cdef int rest, back = 0, l = INF, u = -INF
     cdef int ends = ending(c, below, mine, owns)
     rest = mask_points(c, inplay)
     if owns and s.price_card >= 0:
-        rest += c.points[s.price_card]
+        # An owner that ends free was bought from: its price card came back.
+        back = c.points[s.price_card]
+        rest += back
     if ends != ENDS_OWNER:
-        l = taken
+        l = taken + back
         u = taken + rest
-        if not owns and not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
-            quick_bounds(c, s, mine, cb_popcount(below), taken, rest, &l, &u)
+        if not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
+            quick_bounds(c, s, mine, cb_popcount(below), taken + back, rest - back, &l, &u)
     if ends != ENDS_FREE:
         if c.hot:
             if -c.pile - taken - rest < l:
@@ -717,9 +719,10 @@ cdef inline int beaten_pairs(uint64_t mine, uint64_t theirs) noexcept nogil:
 
 cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int taken,
                               int rest, int* lo, int* hi) noexcept nogil:
-    """Quick tricks for a seat that can no longer buy (it does not own and
-    holds no card below the price), at the start of a trick (its cards are
-    `mine`, all in one hand; points `taken`; `rest` points in play).
+    """Quick tricks for a seat that can no longer buy (it holds no card below
+    the price), at the start of a trick (its cards are `mine`, all in one
+    hand; `taken` the points it has for sure if it ends free, an owner's
+    price card included; `rest` the other points in play).
 
     Every trick holds one card of each hand, and the seat wins one only with
     a card above the others in it (the highest card wins, or someone buys).
@@ -1851,6 +1854,17 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
         if (legal >> card) & 1 and not (valued >> card) & 1:
             values[card] = values[cb_ctz(inplay & ~((bit(card) << 1) - 1))]
     return legal
+
+
+def static_bounds(problem, *, int opts=OPT_DEFAULT):
+    """(lo, hi): the bounds on the root side's score that need no search
+    (`score_bounds`; its quick tricks only at a trick's start), for the tests."""
+    cdef Ctx c
+    cdef State s
+    cdef int lo = 0, hi = 0
+    read_problem(problem, &c, &s, opts, MAXC)
+    score_bounds(&c, &s, in_play(&c, &s), &lo, &hi)
+    return lo, hi
 
 
 def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,

@@ -84,6 +84,42 @@ def _side(hand: Hand, root: int) -> tuple[int | None, int]:
     return (others[0] if others else None), factor
 
 
+def _problem(hand: Hand, model: Model) -> tuple[Problem, int]:
+    """The search's input for the holder to play, and the factor of its values
+    (a seat alone in team mode counts double)."""
+    if hand.phase is not Phase.PLAY:
+        raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
+    shelf = list(hand.shelf)
+    if len(shelf) > 1:
+        raise ValueError(f"the solver plays at most two bottles, not {len(shelf) + 1}")
+    deck = hand.deck
+    holder = hand.holder_to_play()
+    root = hand.holder_seat[holder]
+    maxn = model is Model.MAXN
+    partner, factor = (None, 1) if maxn else _side(hand, root)
+    problem = Problem(
+        hands=tuple(hand.holdings),
+        holder_seat=tuple(hand.holder_seat),
+        order=tuple(tuple(hand.trick_order(seat)) for seat in range(hand.seats)),
+        leader=hand.leader,
+        trick=tuple(hand.trick),
+        trick_holders=tuple(hand.trick_holders),
+        lopaka=hand.lopaka,
+        root=root,
+        taken=tuple(deck.points_of(m) for m in hand.taken),
+        bottle=Bottle(price=hand.price, card=hand.price_card, owner=hand.owner),
+        shelf=Bottle(price=shelf[0][0], card=shelf[0][1], owner=shelf[0][2]) if shelf else None,
+        pile=hand.pile_points(),
+        hot=hand.rules.hot_bottle,
+        free=hand.rules.devils_eye,
+        partner=partner,
+        sides=_count_matrix(hand) if maxn and hand.rules.teams else None,
+        points=tuple(deck.points),
+        suits=tuple(deck.suit_of),
+    )
+    return problem, factor
+
+
 def solve_hand(
     hand: Hand,
     opts: int | None = None,
@@ -111,40 +147,11 @@ def solve_hand(
     token = cancel if cancel is not None else current_token()
     if token is not None:
         token.check()
-    if hand.phase is not Phase.PLAY:
-        raise ValueError(f"the hand is in the {hand.phase.value} phase, not the play phase")
-    shelf = list(hand.shelf)
-    if len(shelf) > 1:
-        raise ValueError(f"the solver plays at most two bottles, not {len(shelf) + 1}")
-    deck = hand.deck
-    holder = hand.holder_to_play()
-    root = hand.holder_seat[holder]
-    maxn = model is Model.MAXN
-    partner, factor = (None, 1) if maxn else _side(hand, root)
+    problem, factor = _problem(hand, model)
     cards_left = sum(bin(m).count("1") for m in hand.holdings)
-    problem = Problem(
-        hands=tuple(hand.holdings),
-        holder_seat=tuple(hand.holder_seat),
-        order=tuple(tuple(hand.trick_order(seat)) for seat in range(hand.seats)),
-        leader=hand.leader,
-        trick=tuple(hand.trick),
-        trick_holders=tuple(hand.trick_holders),
-        lopaka=hand.lopaka,
-        root=root,
-        taken=tuple(deck.points_of(m) for m in hand.taken),
-        bottle=Bottle(price=hand.price, card=hand.price_card, owner=hand.owner),
-        shelf=Bottle(price=shelf[0][0], card=shelf[0][1], owner=shelf[0][2]) if shelf else None,
-        pile=hand.pile_points(),
-        hot=hand.rules.hot_bottle,
-        free=hand.rules.devils_eye,
-        partner=partner,
-        sides=_count_matrix(hand) if maxn and hand.rules.teams else None,
-        points=tuple(deck.points),
-        suits=tuple(deck.suit_of),
-    )
     values, nodes = _search.solve_state(
         problem,
-        maxn=maxn,
+        maxn=model is Model.MAXN,
         tt_bits=_tt_bits(cards_left) if tt_bits is None else tt_bits,
         opts=_search.ALL_OPTIONS if opts is None else opts,
         key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
@@ -152,10 +159,20 @@ def solve_hand(
         cancel=token,
         tables=tables,
     )
-    cards = deck.cards
+    cards = hand.deck.cards
     return Solution(
-        root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes, model
+        problem.root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes, model
     )
+
+
+def static_bounds(position: Position | Hand, opts: int | None = None) -> tuple[int, int]:
+    """The bounds on the score of the seat to play that need no search (the
+    search's `score_bounds`), in the paranoid model: for the tests of those
+    bounds, which otherwise show only in the nodes they save."""
+    hand = position.to_hand() if isinstance(position, Position) else position
+    problem, factor = _problem(hand, Model.PARANOID)
+    lo, hi = _search.static_bounds(problem, opts=_search.ALL_OPTIONS if opts is None else opts)
+    return factor * lo, factor * hi
 
 
 def release_table() -> None:

@@ -1,7 +1,8 @@
 """The bottle's ending settled without search (`settled`, solver/_search.pyx
 `ending`): while only one side holds cards below the price, the first trick
 to hold one sells the bottle to that side, and nobody can buy it back; and
-(`outnumber`) a seat whose lowest such card the others outnumber ends free.
+(`outnumber`) a seat whose lowest such card the others outnumber ends free;
+and an owner settled free has the quick tricks' bounds, its price card back.
 
 Each case is checked against the reference (plain minimax over the engine),
 with the technique on and off, and for the outcome the argument predicts."""
@@ -13,6 +14,7 @@ from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import solve
 from cursedbottle.solver._search import ALL_OPTIONS, OPTIONS
+from cursedbottle.solver.api import static_bounds
 from cursedbottle.solver.reference import reference_solve
 
 DECK = [card.ascii for card in Rules(3).deck.cards]
@@ -78,3 +80,24 @@ def test_a_seat_outnumbered_below_its_lowest_card_below_the_price_ends_free(hot:
     assert _values(pos, ALL_OPTIONS) == want
     assert _values(pos, ALL_OPTIONS & ~OPTIONS["outnumber"]) == want
     assert min(want.values()) >= hand.deck.points_of(hand.taken[0])
+
+
+@pytest.mark.parametrize("hot", [False, True], ids=["plain", "hot"])
+def test_an_owner_bought_from_has_quick_tricks_and_its_price_card_back(hot: bool) -> None:
+    # Seat 0 owns 4♦ and holds nothing below it: seat 1's 2♥ and 3♦ buy, so it
+    # ends free with 4♦ back, and its cards, all above every other card, win
+    # their tricks but for the two that the buys may take (no search needed).
+    hands = [["QS", "QH", "JS", "10D"], ["2H", "3D", "6D", "7S"], ["6S", "7H", "8S", "9D"]]
+    pos = _position(hands, 0, hot)
+    hand = pos.to_hand()
+    want = reference_solve(hand)[1]
+    taken = hand.deck.points_of(hand.taken[0])
+    back = hand.deck.points[hand.price_card]
+    lo, hi = static_bounds(pos)
+    assert lo <= min(want.values()) and max(want.values()) <= hi
+    assert static_bounds(pos, ALL_OPTIONS & ~OPTIONS["quick"]) == (taken + back, hi)
+    # Two tricks won, with at least its two lowest (10♦ J♠: 3 points each)
+    # and two of each other hand's lowest (2♥ 3♦: 1 each; 6♠ 7♥: 2 each).
+    assert lo == taken + back + 6 + 2 + 4
+    assert _values(pos, ALL_OPTIONS) == {c.ascii: v for c, v in want.items()}
+    assert _values(pos, ALL_OPTIONS & ~OPTIONS["quick"]) == {c.ascii: v for c, v in want.items()}
