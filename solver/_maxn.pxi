@@ -128,6 +128,7 @@ cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
         e.f[q] = <int16_t>r.f[q]
     e.owner = <int8_t>r.owner
     e.sowner = <int8_t>r.sowner
+    claimed(c)  # (last: the table may move)
 
 
 cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:

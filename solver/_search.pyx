@@ -18,7 +18,7 @@ import threading
 
 from cpython.exc cimport PyErr_Clear
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.time cimport CLOCKS_PER_SEC, clock
 
 cdef extern from *:
@@ -173,6 +173,9 @@ LAST_STATS = {}
 #: `avoid` keeps no table entries for the last TT_MIN tricks: re-searching
 #: them costs less than the cache misses of the probes (measured).
 cdef int TT_MIN = 1
+#: A transposition table's first size (2^START_BITS entries, 3 MB): it
+#: grows as the solve fills it (`claimed`).
+cdef int START_BITS = 16
 #: How often (in nodes) a search looks at the clock and for signals: some
 #: milliseconds apart, too rare to cost anything.
 cdef int64_t CHECK_MASK = 0xFFFF
@@ -230,6 +233,23 @@ cdef struct MEntry:
     int8_t sowner
 
 
+cdef struct Table:
+    #: A transposition table kept between solves: its memory, its size in
+    #: entries, the number of the last solve that used it, an entry's bytes,
+    #: and the context of that solve (`context_signature`; 0: none); the
+    #: words of an entry's key (5 paranoid, 6 max-n), the most entries the
+    #: solve using it may grow it to, and the entries claimed under its
+    #: number (`claimed`).
+    void* p
+    uint64_t entries
+    uint64_t gen
+    size_t entry_size
+    uint64_t sig
+    int words
+    uint64_t cap
+    uint64_t used
+
+
 cdef struct Ctx:
     int nholders
     int holder_seat[MAXH]
@@ -271,6 +291,8 @@ cdef struct Ctx:
     int ocap
     Entry* tt
     uint64_t tt_mask
+    #: The table behind tt (or mtt): it grows during the solve (`claimed`).
+    Table* table
     uint64_t gen
     int64_t nodes
     int64_t probes
@@ -1090,13 +1112,16 @@ cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
     """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
     cdef Entry* b = tt_bucket(c, okey)
     cdef Entry* e = bucket_entry(b, okey)
-    if e == NULL:
+    cdef bint new = e == NULL
+    if new:
         e = &b[1]
         claim(e, okey)
         e.depth = 0
         e.best = -1
     e.lower = 1 if verdict > 0 else 0
     e.upper = -1 if verdict < 0 else 0
+    if new:
+        claimed(c)  # (last: the table may move)
 
 
 cdef inline int nth_card(uint64_t m, int n) noexcept nogil:
@@ -1157,7 +1182,8 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper
     """Narrow the entry of `key` to [lower, upper] (-INF, INF: no bound)."""
     cdef Entry* b = tt_bucket(c, key)
     cdef Entry* e = bucket_entry(b, key)
-    if e == NULL:
+    cdef bint new = e == NULL
+    if new:
         if depth >= b[0].depth or ((b[0].k[4] >> GEN_SHIFT) & GEN_MASK) != c.gen:
             b[1] = b[0]
             e = &b[0]
@@ -1173,6 +1199,8 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper
     if upper < INF and upper < e.upper:
         e.upper = upper if upper > -32768 else -32768
     e.best = best_card
+    if new:
+        claimed(c)  # (last: the table may move)
 
 
 cdef inline bint last_trick(Ctx* c, State* s) noexcept nogil:
@@ -1579,20 +1607,9 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     return lo
 
 
-cdef struct Table:
-    #: A transposition table kept between solves: its memory, its size in
-    #: entries, the number of the last solve that used it, an entry's bytes,
-    #: and the context of that solve (`context_signature`; 0: none).
-    void* p
-    uint64_t entries
-    uint64_t gen
-    size_t entry_size
-    uint64_t sig
-
-
 #: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.
-cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry), 0)
-cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry), 0)
+cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0)
+cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0)
 _TABLE_LOCK = threading.Lock()
 
 
@@ -1636,47 +1653,111 @@ cdef uint64_t context_signature(Ctx* c, bint maxn) noexcept nogil:
     return h | 1
 
 
-cdef void* table_for(Table* t, int bits, bint shared, uint64_t sig, int root, uint64_t* mask,
-                     uint64_t* gen) except NULL:
-    """The transposition table of one solve (of `t`'s kind).
+cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
+                   uint64_t sig) except -1:
+    """Make `t` the transposition table of this solve (of `t`'s kind), for
+    up to 2^bits entries.
 
-    Allocating and zeroing hundreds of MB costs more than a median search, so
-    one table is kept and reused (grown when a bigger search asks for more);
-    a solve running while another holds it gets a table of its own, which the
-    caller frees.  A solve of the same context as the last (`sig`, not 0)
-    keeps its number, and so its entries (OPT_SHARE); the number's low
-    ROOT_BITS are the root seat's.
+    One table is kept and reused between solves (`kept`; a solve running
+    while another holds it gets a table of its own, `t` fresh, which the
+    caller frees).  A table starts at 2^start_bits entries and grows while
+    the solve fills it (`claimed`): the pages of a table are zeroed the first
+    time they are touched, and a table of hundreds of MB, probed at random,
+    touches them all, which cost a small solve far more than its search
+    (solver/README.md).  A solve of the same context as the last (`sig`,
+    not 0) keeps its number, and so its entries (OPT_SHARE); the number's
+    low ROOT_BITS are the root seat's.
     """
     cdef uint64_t entries = <uint64_t>1 << bits
-    cdef void* p
-    if shared:
-        if t.entries < entries or t.gen >= (GEN_MASK >> ROOT_BITS):
-            free_table(t)
-            t.p = cb_table_alloc(entries * t.entry_size)
-            if t.p == NULL:
-                raise MemoryError()
-            t.entries = entries
-            t.gen = 0
-            t.sig = 0
-        if t.gen == 0 or sig == 0 or sig != t.sig:
-            t.gen += 1
-        t.sig = sig
-        mask[0] = t.entries - 1
-        gen[0] = (t.gen << ROOT_BITS) | root
-        return t.p
-    p = cb_table_alloc(entries * t.entry_size)
+    if not kept or t.p == NULL or t.gen >= (GEN_MASK >> ROOT_BITS):
+        free_table(t)
+        t.entries = min(entries, <uint64_t>1 << start_bits)
+        t.p = cb_table_alloc(t.entries * t.entry_size)
+        if t.p == NULL:
+            t.entries = 0
+            raise MemoryError()
+        t.gen = 0
+        t.sig = 0
+    if t.gen == 0 or sig == 0 or sig != t.sig:
+        t.gen += 1
+        t.used = 0
+    t.sig = sig
+    t.cap = max(t.entries, entries)
+    c.table = t
+    c.gen = (t.gen << ROOT_BITS) | c.root
+    point_at(c)
+    return 0
+
+
+cdef inline void point_at(Ctx* c) noexcept nogil:
+    """The search's own copy of where its table lies and how big it is."""
+    if c.table.words == 5:
+        c.tt = <Entry*>c.table.p
+        c.tt_mask = c.table.entries - 1
+    else:
+        c.mtt = <MEntry*>c.table.p
+        c.mtt_mask = c.table.entries - 1
+
+
+cdef inline void claimed(Ctx* c) noexcept nogil:
+    """One more entry taken in the solve's table: once a quarter of it is,
+    it grows (x4, up to the solve's cap: `grow_table`), before its buckets
+    of two fill and push out entries the search will want again."""
+    cdef Table* t = c.table
+    t.used += 1
+    if t.used * 4 > t.entries and t.entries < t.cap:
+        grow_table(c)
+
+
+cdef void grow_table(Ctx* c) noexcept nogil:
+    """Move the table's entries of this solve's number (every root seat's)
+    into one four times the size.  An entry that finds its new bucket full
+    is dropped (a table entry only ever saves search).  Where no memory is
+    left the table stays as it is."""
+    cdef Table* t = c.table
+    cdef uint64_t n = min(t.entries * 4, t.cap), i, j, kept = 0
+    cdef uint64_t* k
+    cdef uint64_t* d
+    cdef char* src
+    cdef char* dst
+    cdef void* p = cb_table_alloc(n * t.entry_size)
     if p == NULL:
-        raise MemoryError()
-    mask[0] = entries - 1
-    gen[0] = (1 << ROOT_BITS) | root
-    return p
+        t.cap = t.entries
+        return
+    for i in range(t.entries):
+        src = <char*>t.p + i * t.entry_size
+        k = <uint64_t*>src
+        if ((k[4] >> GEN_SHIFT) & GEN_MASK) >> ROOT_BITS != t.gen:
+            continue
+        j = (key_hash(k, t.words) & (n - 1)) & ~(<uint64_t>1)
+        dst = <char*>p + j * t.entry_size
+        d = <uint64_t*>dst
+        if d[4] != 0:
+            dst += t.entry_size
+            d = <uint64_t*>dst
+            if d[4] != 0:
+                continue
+        memcpy(dst, src, t.entry_size)
+        kept += 1
+    cb_table_free(t.p, t.entries * t.entry_size)
+    t.p = p
+    t.entries = n
+    t.used = kept
+    point_at(c)
 
 
-cdef void free_table(Table* t) noexcept:
+cdef void free_table(Table* t) noexcept nogil:
     if t.p != NULL:
         cb_table_free(t.p, t.entries * t.entry_size)
     t.p = NULL
     t.entries = 0
+
+
+def table_entries(bint maxn=False):
+    """The size in entries of the table kept between solves (0: none), of the
+    paranoid search or max-n's: what a solve left behind (for the tests)."""
+    with _TABLE_LOCK:
+        return (g_mtable if maxn else g_table).entries
 
 
 def release_table():
@@ -1696,8 +1777,8 @@ cdef class SearchTables:
     cdef Table m
 
     def __cinit__(self):
-        self.t = Table(NULL, 0, 0, sizeof(Entry), 0)
-        self.m = Table(NULL, 0, 0, sizeof(MEntry), 0)
+        self.t = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0)
+        self.m = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0)
 
     def __dealloc__(self):
         free_table(&self.t)
@@ -1869,7 +1950,7 @@ def static_bounds(problem, *, int opts=OPT_DEFAULT):
 
 def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
                 int key_cap=MAXC, double time_limit=0, cancel=None,
-                SearchTables tables=None):
+                SearchTables tables=None, int tt_start_bits=START_BITS):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
     `problem` is a `Problem` (solver/problem.py): the position, the seat
@@ -1883,10 +1964,11 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     falls).
 
     `maxn` asks RULES.md's "each for itself" question (_maxn.pxi) instead of
-    the paranoid one.  `tt_bits`: the table's size (2^bits entries); `opts`:
-    the techniques used (OPTIONS); `key_cap` lowers the number of cards in
-    play up to which the table keys are patterns (for the tests of the exact
-    keys beyond).  `time_limit` (CPU seconds, 0: none) raises TimeoutError
+    the paranoid one.  `tt_bits`: the most the table may grow to (2^bits
+    entries; a new one starts at 2^tt_start_bits and grows as the solve
+    fills it, `claimed`); `opts`: the techniques used (OPTIONS); `key_cap`
+    lowers the number of cards in play up to which the table keys are
+    patterns (for the tests of the exact keys beyond).  `time_limit` (CPU seconds, 0: none) raises TimeoutError
     when passed; in the main thread a Ctrl-C stops the search too
     (KeyboardInterrupt), though it runs without the GIL.  `cancel` is a
     `CancelToken` (solver/cancel.py): once another thread cancels it the
@@ -1900,7 +1982,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     cdef bint own, locked
     cdef Table* pt = &g_table
     cdef Table* mt = &g_mtable
-    cdef void* private = NULL
+    cdef Table private
     cdef unsigned char[::1] cancel_flag = None
     cdef int card
     read_problem(problem, &c, &s, opts, key_cap)
@@ -1915,15 +1997,14 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
         own, locked = True, False
     else:
         own = locked = _TABLE_LOCK.acquire(blocking=False)
+    if not own:
+        # The shared table is in use: one of this solve's own, freed after it.
+        private = Table(NULL, 0, 0, sizeof(MEntry) if maxn else sizeof(Entry), 0,
+                        6 if maxn else 5, 0, 0)
+        pt = mt = &private
     try:
-        if maxn:
-            c.mtt = <MEntry*>table_for(mt, tt_bits, own, context_signature(&c, True),
-                                       c.root, &c.mtt_mask, &c.gen)
-            private = NULL if own else c.mtt
-        else:
-            c.tt = <Entry*>table_for(pt, tt_bits, own, context_signature(&c, False),
-                                     c.root, &c.tt_mask, &c.gen)
-            private = NULL if own else c.tt
+        table_for(&c, mt if maxn else pt, tt_bits, tt_start_bits, own,
+                  context_signature(&c, maxn))
     except BaseException:
         if locked:
             _TABLE_LOCK.release()
@@ -1934,10 +2015,8 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     finally:
         if locked:
             _TABLE_LOCK.release()
-        if private != NULL and maxn:
-            cb_table_free(private, (c.mtt_mask + 1) * sizeof(MEntry))
-        elif private != NULL:
-            cb_table_free(private, (c.tt_mask + 1) * sizeof(Entry))
+        if not own:
+            free_table(&private)
     if c.interrupted:
         raise KeyboardInterrupt
     if c.cancelled:

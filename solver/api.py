@@ -50,7 +50,9 @@ class Solution:
 
 
 def _tt_bits(cards_left: int) -> int:
-    """A table big enough for the tree yet cheap to allocate for small endgames."""
+    """The most a solve's table may grow to (2^bits entries; it starts small
+    and grows as the search fills it): enough for the tree, and small for
+    small endgames, whose tables are made afresh most often."""
     if cards_left <= 12:
         return 12
     if cards_left <= 20:
@@ -129,6 +131,7 @@ def solve_hand(
     cancel: CancelToken | None = None,
     model: Model | str = Model.PARANOID,
     tables: _search.SearchTables | None = None,
+    tt_start_bits: int | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move),
     under `model`: `paranoid` (the others play against the seat) or `maxn`
@@ -136,7 +139,7 @@ def solve_hand(
 
     The values are the seat's score as it counts: in the Bottle Imp's team
     mode the side's (RULES: partners both get their sum, a seat alone double).
-    `key_cap` is for the tests (see `_search.solve_state`).  Past `time_limit`
+    `key_cap` and `tt_start_bits` are for the tests (see `_search.solve_state`).  Past `time_limit`
     seconds of search it raises TimeoutError; Ctrl-C stops it in the main thread.
     Once `cancel` (by default the thread's current token, solver/cancel.py) is
     cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
@@ -158,6 +161,7 @@ def solve_hand(
         time_limit=time_limit or 0,
         cancel=token,
         tables=tables,
+        **({} if tt_start_bits is None else {"tt_start_bits": tt_start_bits}),
     )
     cards = hand.deck.cards
     return Solution(
