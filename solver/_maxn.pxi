@@ -66,7 +66,7 @@ cdef inline void ended(Ctx* c, State* s, State* end, MResult* r) noexcept nogil:
 cdef inline void maxn_bounds(Ctx* c, State* s, uint64_t inplay, int q,
                              int* lo, int* hi) noexcept nogil:
     """Bounds on seat q's final score (one bottle, no sides; see score_bounds)."""
-    one_seat_bounds(c, s, inplay, seat_cards(c, s, q), s.owner == q, s.tk[q], lo, hi)
+    one_seat_bounds(c, s, inplay, seat_cards(c, s, q), s.owner == q, s.tk[q], -INF, INF, lo, hi)
 
 
 cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexcept nogil:

@@ -17,7 +17,7 @@ seat maximises its own).  Everything below runs without the GIL.
 import threading
 
 from cpython.exc cimport PyErr_Clear
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.time cimport CLOCKS_PER_SEC, clock
 
@@ -334,6 +334,8 @@ cdef struct Ctx:
     int64_t no_cut
     int64_t etc_cuts
     int64_t dnodes[17]
+    #: Tricks left by the count of cards in play (for dnodes, no division a node).
+    uint8_t tricks_left[MAXC + 1]
     int64_t card_nodes[MAXC]
     int64_t card_probes[MAXC]
     uint64_t valued
@@ -607,7 +609,8 @@ cdef inline bint outnumbered(Ctx* c, uint64_t own_below, uint64_t other_below) n
     return nlow > k * cb_popcount(own_below) + (k - 1) * (cb_popcount(other_below) - nlow)
 
 
-cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi) noexcept nogil:
+cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int alpha, int beta,
+                              int* lo, int* hi) noexcept nogil:
     """Bounds on the final score that need no search.
 
     The root seat ends either as the owner or not, and often that is
@@ -632,7 +635,7 @@ cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* h
         lo[0] = -(2 if c.two else 1) * c.pile - rest
         hi[0] = rest
         return
-    one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), owns, s.taken, lo, hi)
+    one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), owns, s.taken, alpha, beta, lo, hi)
 
 
 cdef inline int side_endings(Ctx* c, State* s, uint64_t below) noexcept nogil:
@@ -677,7 +680,7 @@ cdef inline void side_bounds(Ctx* c, State* s, uint64_t inplay, int* lo, int* hi
 
 
 cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t mine, bint owns,
-                                 int taken, int* lo, int* hi) noexcept nogil:
+                                 int taken, int alpha, int beta, int* lo, int* hi) noexcept nogil:
     """`score_bounds` for one seat with cards `mine` in play and `taken` points."""
     cdef uint64_t below = inplay & (bit(s.price) - 1)
     cdef int rest, back = 0, l = INF, u = -INF
@@ -691,7 +694,8 @@ cdef inline void one_seat_bounds(Ctx* c, State* s, uint64_t inplay, uint64_t min
         l = taken + back
         u = taken + rest
         if not (below & mine) and s.n == 0 and (c.opts & OPT_QUICK):
-            quick_bounds(c, s, mine, cb_popcount(below), taken + back, rest - back, &l, &u)
+            quick_bounds(c, s, mine, cb_popcount(below), taken + back, rest - back, alpha, beta,
+                         &l, &u)
     if ends != ENDS_FREE:
         if c.hot:
             if -c.pile - taken - rest < l:
@@ -740,7 +744,7 @@ cdef inline int beaten_pairs(uint64_t mine, uint64_t theirs) noexcept nogil:
 
 
 cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int taken,
-                              int rest, int* lo, int* hi) noexcept nogil:
+                              int rest, int alpha, int beta, int* lo, int* hi) noexcept nogil:
     """Quick tricks for a seat that can no longer buy (it holds no card below
     the price), at the start of a trick (its cards are `mine`, all in one
     hand; `taken` the points it has for sure if it ends free, an owner's
@@ -757,10 +761,13 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
     someone buys in it, which the `buyers` cards below the price (all the
     others') can do in as many tricks at most: the rest of those cards win,
     with at least the lowest-point cards of the others.  (Not for Devil's Eye, a side of two or two bottles.)
+    A bound is worked out only while it can still cut the window (alpha,
+    beta): the caller cuts as soon as one side does (the full window for
+    the tightest bounds).
     """
     cdef int i, hq = -1, j, a, most = 0, won
     cdef uint64_t above, others = 0, winners
-    if c.free or c.two or c.partner >= 0 or not mine:
+    if c.free or c.two or c.partner >= 0 or not mine or lo[0] >= beta or hi[0] <= alpha:
         return
     for i in range(c.nholders):
         if s.hand[i] & mine:
@@ -786,6 +793,8 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
                 won -= mask_points(c, s.hand[j] & above) + lowest_points(c, s.hand[j] & ~above, most - a)
         if taken + won < hi[0]:
             hi[0] = taken + won
+            if hi[0] <= alpha:
+                return
     if others:
         winners = mine & ~((bit(cb_hibit(others)) << 1) - 1)
         a = cb_popcount(winners) - buyers
@@ -1054,58 +1063,71 @@ cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
 
 cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k, uint64_t* ok,
                                int hb, int kb, int ob, int floor) noexcept nogil:
-    """`pattern` with `hb` bits a holder, `kb` and `ob` bits a card in `k` and `ok`."""
+    """`pattern` with `hb` bits a holder, `kb` and `ob` bits a card in `k` and `ok`.
+
+    First every card in order as (suit, points, holder), each run sorted in
+    place as it grows; then the fields packed, as many whole ones a word as
+    fit."""
     cdef uint64_t m = inplay, holder, run_holder = 0
-    cdef int i, j, card, v, nrun = 0, kw = 0, ks = 0, ow = 0, osh = 0
-    cdef int run[MAXC]
-    for i in range(4):
-        if k != NULL:
-            k[i] = 0
-        if ok != NULL:
-            ok[i] = 0
-    while True:
-        card = cb_ctz(m) if m else MAXC
-        holder = 0
-        if m:
-            m &= m - 1
-            holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1)
-            if hb > 2:
-                holder |= ((p[2] >> card) & 1) << 2
-        if nrun and (card >= MAXC or holder != run_holder):
-            # The run ends: its cards by suit, then points.
-            for i in range(nrun):
-                v = run[i]
-                if k != NULL:
-                    append_bits(k, &kw, &ks, run_holder | (<uint64_t>((v >> 4) | ((v & 15) << 2)) << hb), kb)
-                if ok != NULL:
-                    append_bits(ok, &ow, &osh, run_holder | (<uint64_t>(v >> 4) << hb), ob)
-            nrun = 0
-        if card >= MAXC:
-            break
+    cdef int i, j, card, n = 0, start = 0
+    cdef bint in_run = False
+    cdef uint16_t e, cards[MAXC]
+    while m:
+        card = cb_ctz(m)
+        m &= m - 1
+        holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1)
+        if hb > 2:
+            holder |= ((p[2] >> card) & 1) << 2
+        e = <uint16_t>((((c.suit[card] << 4) | c.points[card]) << 3) | holder)
         if card >= floor and <int>holder != c.lopaka:
-            v = (c.suit[card] << 4) | c.points[card]
-            j = nrun
-            while j > 0 and run[j - 1] > v:
-                run[j] = run[j - 1]
-                j -= 1
-            run[j] = v
-            nrun += 1
+            if in_run and holder == run_holder:
+                # (One holder throughout: sorted by suit, then points.)
+                j = n
+                while j > start and cards[j - 1] > e:
+                    cards[j] = cards[j - 1]
+                    j -= 1
+                cards[j] = e
+                n += 1
+                continue
+            in_run = True
             run_holder = holder
-            continue
-        if k != NULL:
-            append_bits(k, &kw, &ks, holder | (<uint64_t>c.code[card] << hb), kb)
-        if ok != NULL:
-            append_bits(ok, &ow, &osh, holder | (<uint64_t>c.suit[card] << hb), ob)
+            start = n
+        else:
+            in_run = False
+        cards[n] = e
+        n += 1
+    if k != NULL:
+        pack_fields(cards, n, k, hb, kb, False)
+    if ok != NULL:
+        pack_fields(cards, n, ok, hb, ob, True)
 
 
-cdef inline void append_bits(uint64_t* words, int* word, int* shift, uint64_t v,
-                             int bits) noexcept nogil:
-    """Put `bits` bits `v` next in `words` at (*word, *shift), no field across two words."""
-    words[word[0]] |= v << shift[0]
-    shift[0] += bits
-    if shift[0] > 64 - bits:
-        shift[0] = 0
-        word[0] += 1
+cdef inline void pack_fields(uint16_t* cards, int n, uint64_t* words, int hb, int bits,
+                             bint suit_only) noexcept nogil:
+    """Each card's field (holder, then suit and points, or the suit alone)
+    into four words, 64 // bits a word, in order."""
+    cdef int i, w, v, shift
+    cdef uint64_t word, field
+    for w in range(4):
+        words[w] = 0
+    w = 0
+    shift = 0
+    word = 0
+    for i in range(n):
+        v = cards[i] >> 3
+        if suit_only:
+            field = <uint64_t>(cards[i] & 7) | (<uint64_t>(v >> 4) << hb)
+        else:
+            field = <uint64_t>(cards[i] & 7) | (<uint64_t>((v >> 4) | ((v & 15) << 2)) << hb)
+        word |= field << shift
+        shift += bits
+        if shift > 64 - bits:
+            words[w] = word
+            w += 1
+            word = 0
+            shift = 0
+    if shift:
+        words[w] = word
 
 
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
@@ -1364,13 +1386,16 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     inplay = in_play(c, s)
     if inplay == 0:
         return not owns
-    below = inplay & (bit(s.price) - 1)
-    mine = seat_cards(c, s, c.root)
-    result = ending(c, below, mine, owns)
-    if result != ENDS_OPEN:
-        return result == ENDS_FREE
+    if s.n == 0:
+        # (Within a trick the cards in play, the price and the owner stay
+        # as they were at its start, and so does the ending: open.)
+        below = inplay & (bit(s.price) - 1)
+        mine = seat_cards(c, s, c.root)
+        result = ending(c, below, mine, owns)
+        if result != ENDS_OPEN:
+            return result == ENDS_FREE
     depth = cb_popcount(inplay)
-    c.dnodes[(depth + c.nholders - 1) // c.nholders] += 1
+    c.dnodes[c.tricks_left[depth]] += 1
     use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
     if use_tt:
         owner_key(c, s, inplay, ok)
@@ -1453,7 +1478,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if (c.opts & OPT_BOUNDS) and s.n == 0:
         # (At a trick's start only: in its middle they cut no node of any
         # suite measured, solver/README.md, and cost 5 % of the instructions.)
-        score_bounds(c, s, inplay, &lo, &hi)
+        score_bounds(c, s, inplay, alpha, beta, &lo, &hi)
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
@@ -1466,7 +1491,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         if owner_max <= alpha and beta <= s.taken and s.n == 0:
             return s.taken if avoid(c, s) else owner_max
     depth = cb_popcount(inplay)
-    c.dnodes[(depth + c.nholders - 1) // c.nholders] += 1
+    c.dnodes[c.tricks_left[depth]] += 1
     if s.n == 0 and (c.opts & OPT_TT):
         stored = True
         c.looks += 1
@@ -1577,7 +1602,7 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     cdef int lo = 0, hi = 0, g, b
     if not (c.opts & OPT_MTD):
         return search(c, s, -INF, INF)
-    score_bounds(c, s, in_play(c, s), &lo, &hi)
+    score_bounds(c, s, in_play(c, s), -INF, INF, &lo, &hi)
     if guess < lo:
         guess = lo
     if guess > hi:
@@ -1822,6 +1847,8 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
     memset(s, 0, sizeof(State))
     c.nholders = nh
     c.nseats = len(taken)
+    for i in range(MAXC + 1):
+        c.tricks_left[i] = min(16, (i + nh - 1) // nh)
     c.lopaka = -1 if problem.lopaka is None else problem.lopaka
     c.root = problem.root
     # -2, not -1: "no owner" (-1) must never count as the partner owning.
@@ -1944,7 +1971,7 @@ def static_bounds(problem, *, int opts=OPT_DEFAULT):
     cdef State s
     cdef int lo = 0, hi = 0
     read_problem(problem, &c, &s, opts, MAXC)
-    score_bounds(&c, &s, in_play(&c, &s), &lo, &hi)
+    score_bounds(&c, &s, in_play(&c, &s), -INF, INF, &lo, &hi)
     return lo, hi
 
 
