@@ -556,11 +556,7 @@ cdef inline int final_score(Ctx* c, State* s) noexcept nogil:
         theirs = (s.owner == c.partner) + (s.sowner == c.partner)
         v = -c.pile * mine if mine else s.taken
         return v + (-c.pile * theirs if theirs else s.taken2)
-    if s.owner == c.root:
-        return -c.pile - (s.taken if c.hot else 0) + s.taken2
-    if s.owner == c.partner:
-        return s.taken - c.pile - (s.taken2 if c.hot else 0)
-    return s.taken + s.taken2
+    return ending_score(c, s.owner, s.taken, s.taken2)
 
 
 cdef inline int ending(Ctx* c, uint64_t below, uint64_t mine, bint owns) noexcept nogil:
@@ -1263,12 +1259,43 @@ cdef inline void end_trick_with(Ctx* c, State* t, int h, int card) noexcept nogi
     finish_trick(c, t)
 
 
-cdef inline int static_eval(Ctx* c, State* s, int h, int card) noexcept nogil:
+cdef inline int static_eval(Ctx* c, State* s, int h, int card, int left) noexcept nogil:
     """Move ordering: the root side's score if the trick ended with this card
-    and the hand ended with the trick, then the points left in play."""
-    cdef State t = s[0]
-    end_trick_with(c, &t, h, card)
-    return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
+    and the hand ended with the trick, then the points left in play (`left`:
+    those in the hands, before this card).  (finish_trick's scoring, on
+    three numbers rather than a copy of the state; two bottles: on a copy.)"""
+    cdef State t
+    cdef uint64_t trick = s.tmask | bit(card)
+    cdef int best, won, winner, owner = s.owner, taken = s.taken, taken2 = s.taken2
+    if c.two:
+        t = s[0]
+        end_trick_with(c, &t, h, card)
+        return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
+    best = taking_card(trick, s.price)
+    won = mask_points(c, trick)
+    winner = c.holder_seat[h if best == card else trick_holder(s, best)]
+    if best < s.price:
+        won -= c.points[best]
+        if s.price_card >= 0:
+            if s.owner == c.root:
+                taken += c.points[s.price_card]
+            elif s.owner == c.partner:
+                taken2 += c.points[s.price_card]
+        owner = winner
+    if winner == c.root:
+        taken += won
+    elif winner == c.partner:
+        taken2 += won
+    return 4 * ending_score(c, owner, taken, taken2) + left - c.points[card]
+
+
+cdef inline int ending_score(Ctx* c, int owner, int taken, int taken2) noexcept nogil:
+    """`final_score` of one bottle, from its owner and the side's points taken."""
+    if owner == c.root:
+        return -c.pile - (taken if c.hot else 0) + taken2
+    if owner == c.partner:
+        return taken - c.pile - (taken2 if c.hot else 0)
+    return taken + taken2
 
 
 cdef inline int owner_eval(Ctx* c, State* s, int h, int card, uint64_t root_hands) noexcept nogil:
@@ -1308,6 +1335,7 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
     cdef uint64_t root_hands = 0
     cdef bint have_root_hands = False
+    cdef int left = -1
     if cards and not (cards & (cards - 1)):
         # One card: nothing to order (a follower with one card of the suit).
         moves[0] = cb_ctz(cards)
@@ -1326,7 +1354,9 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
                     have_root_hands = True
                 v = owner_eval(c, s, card_holder(c, s, h, card), card, root_hands)
             else:
-                v = static_eval(c, s, card_holder(c, s, h, card), card)
+                if left < 0:
+                    left = mask_points(c, in_play(c, s) & ~s.tmask)
+                v = static_eval(c, s, card_holder(c, s, h, card), card, left)
             if not maximise:
                 v = -v
             if c.opts & OPT_HISTORY:
