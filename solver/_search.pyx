@@ -344,6 +344,8 @@ cdef struct Ctx:
 cdef struct State:
     uint64_t hand[MAXH]
     uint64_t tmask
+    #: The cards in play (hands and trick): `in_play`.
+    uint64_t inplay
     int price
     int price_card
     int owner
@@ -395,12 +397,9 @@ cdef inline uint64_t bit(int c) noexcept nogil:
 
 
 cdef inline uint64_t in_play(Ctx* c, State* s) noexcept nogil:
-    """The cards still in play: in the hands and in the trick."""
-    cdef uint64_t m = s.tmask
-    cdef int i
-    for i in range(c.nholders):
-        m |= s.hand[i]
-    return m
+    """The cards still in play: in the hands and in the trick (kept in the
+    state: a card played stays in play until its trick ends)."""
+    return s.inplay
 
 
 cdef inline uint64_t seat_cards(Ctx* c, State* s, int q) noexcept nogil:
@@ -485,6 +484,7 @@ cdef inline void finish_trick(Ctx* c, State* s) noexcept nogil:
     s.tk[winner] += won
     s.leader = winner
     s.n = 0
+    s.inplay &= ~s.tmask
     s.tmask = 0
 
 
@@ -1954,6 +1954,9 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
         s.tcard[i] = trick[i]
         s.tholder[i] = trick_holders[i]
         s.tmask |= bit(trick[i])
+    s.inplay = s.tmask
+    for i in range(nh):
+        s.inplay |= s.hand[i]
     s.n = len(trick)
     return 0
 
