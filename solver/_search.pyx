@@ -1755,12 +1755,12 @@ cdef inline void point_at(Ctx* c) noexcept nogil:
 
 
 cdef inline void claimed(Ctx* c) noexcept nogil:
-    """One more entry taken in the solve's table: once a quarter of it is,
+    """One more entry taken in the solve's table: once an eighth of it is,
     it grows (x4, up to the solve's cap: `grow_table`), before its buckets
     of two fill and push out entries the search will want again."""
     cdef Table* t = c.table
     t.used += 1
-    if t.used * 4 > t.entries and t.entries < t.cap:
+    if t.used * 8 > t.entries and t.entries < t.cap:
         grow_table(c)
 
 
