@@ -183,12 +183,19 @@ def test_wrong_password_guesses_are_slowed_down_and_others_play_on():
                 for i in range(12)
             ]
             results = await asyncio.gather(*guesses, return_exceptions=True)
-            codes = [r.code() for r in results]
             assert all(isinstance(r, grpc.aio.AioRpcError) for r in results)
-            assert codes.count(grpc.StatusCode.PERMISSION_DENIED) <= 2, "two checks at a time"
-            assert codes.count(EXHAUSTED) >= 10
+            codes = [r.code() for r in results]
+            denied = codes.count(grpc.StatusCode.PERMISSION_DENIED)
+            # Two checks at a time: a guess that finds two in progress is
+            # refused at once.  How many are checked before the others arrive
+            # depends on the machine's load (a loaded CI run checked three):
+            # at least one, at most the wrong-password brake.
+            busy = [r for r in results if r.code() == EXHAUSTED and "at once" in r.details()]
+            assert busy, "two checks at a time"
+            assert 1 <= denied <= limits.wrong_passwords
+            assert codes.count(EXHAUSTED) == len(guesses) - denied
             # One at a time: wrong, until the limit, then even the right one must wait.
-            for i in range(2):
+            for i in range(limits.wrong_passwords - denied):
                 await refused(
                     stub.Join(table_pb2.JoinRequest(table_id=locked, password=f"again {i}")),
                     grpc.StatusCode.PERMISSION_DENIED,
