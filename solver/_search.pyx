@@ -176,6 +176,8 @@ cdef int TT_MIN = 1
 #: A transposition table's first size (2^START_BITS entries, 3 MB): it
 #: grows as the solve fills it (`claimed`).
 cdef int START_BITS = 16
+#: The largest table a solve may ask for (2^30 entries, 48 GB: more than any machine here).
+cdef int MAX_TT_BITS = 30
 #: How often (in nodes) a search looks at the clock and for signals: some
 #: milliseconds apart, too rare to cost anything.
 cdef int64_t CHECK_MASK = 0xFFFF
@@ -2045,6 +2047,11 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     cdef Table private
     cdef unsigned char[::1] cancel_flag = None
     cdef int card
+    if not (1 <= tt_bits <= MAX_TT_BITS and 1 <= tt_start_bits <= MAX_TT_BITS):
+        raise ValueError(
+            f"solve_state: tt_bits and tt_start_bits (a table of 2^bits entries) are"
+            f" 1-{MAX_TT_BITS}, got {tt_bits} and {tt_start_bits}"
+        )
     read_problem(problem, &c, &s, opts, key_cap)
     if cancel is not None:
         cancel_flag = cancel.flag

@@ -85,3 +85,12 @@ def test_a_big_solve_grows_the_kept_table_to_its_cap_at_most():
     solve_hand(small, tt_bits=12)
     assert _search.table_entries() == grown
     release_table()
+
+
+@pytest.mark.parametrize("start, cap", [(0, 16), (31, 16), (4, 31), (-1, 12), (4, 0)])
+def test_a_table_size_out_of_range_is_refused_by_name(start: int, cap: int):
+    """(A start above the cap is the cap: a small endgame keeps the default start.)"""
+    hand = random_position(Rules(3), random.Random("table:bad"), 2, in_trick=0).to_hand()
+    with pytest.raises(ValueError, match="tt_bits and tt_start_bits"):
+        solve_hand(hand, tt_bits=cap, tt_start_bits=start)
+    assert solve_hand(hand, tt_bits=4, tt_start_bits=16).values == solve_hand(hand).values
