@@ -150,18 +150,22 @@ cdef enum:
     #: Two cards of one holder play alike when only that holder's own cards
     #: lie between them (`same_as_next`; the paranoid search alone).
     OPT_RUNS = 131072
-    OPT_ALL = 262143
+    #: While the root seat's ending is open, every seat tries its lowest card
+    #: first in the points search, without the look-ahead; once it is
+    #: settled, the root side's ties go lowest card first (`ordered_moves`).
+    OPT_LOW = 262144
+    OPT_ALL = 524287
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes, and the enhanced transposition
     #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 260351
+    OPT_DEFAULT = 522495
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
            "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE,
-           "runs": OPT_RUNS}
+           "runs": OPT_RUNS, "low": OPT_LOW}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -1330,18 +1334,29 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     hash move first, then the killer move of this depth (OPT_KILLER), then by
     the look-ahead (`static_eval`, or for the bottle question alone
     `owner_eval`) as the mover wants it, ties by the history counts
-    (OPT_HISTORY), then high card first."""
+    (OPT_HISTORY), then high card first.
+
+    OPT_LOW: in the points search, while the root seat's ending is open,
+    no look-ahead and the lowest card first for every seat; once it is
+    settled, the root side's ties lowest card first.  (Measured, issue 17,
+    ninth part: the look-ahead, which scores the trick as if the hand ended
+    with it, misleads while the bottle is still to be placed.)"""
     cdef int64_t score[MAXC]
     cdef int64_t v
     cdef int n = 0, j, card
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
     cdef uint64_t root_hands = 0
-    cdef bint have_root_hands = False
+    cdef bint have_root_hands = False, lowest = False, look = True
     cdef int left = -1
     if cards and not (cards & (cards - 1)):
         # One card: nothing to order (a follower with one card of the suit).
         moves[0] = cb_ctz(cards)
         return 1
+    if (c.opts & OPT_LOW) and not bottle_only:
+        # (The ending stays within a trick as it was at its start.)
+        look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
+                      s.owner == c.root) != ENDS_OPEN
+        lowest = maximise or not look
     while cards:
         card = cb_hibit(cards)
         cards &= ~bit(card)
@@ -1355,12 +1370,17 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
                     root_hands = root_hand_cards(c, s)
                     have_root_hands = True
                 v = owner_eval(c, s, card_holder(c, s, h, card), card, root_hands)
-            else:
+            elif look:
                 if left < 0:
                     left = mask_points(c, in_play(c, s) & ~s.tmask)
                 v = static_eval(c, s, card_holder(c, s, h, card), card, left)
+            else:
+                v = 0
             if not maximise:
                 v = -v
+            if lowest:
+                # (The cards come highest first: a tie goes to the lower.)
+                v = v * MAXC + MAXC - 1 - card
             if c.opts & OPT_HISTORY:
                 v = v * HIST_CAP + c.hist[card_holder(c, s, h, card)][card]
         elif c.opts & OPT_HISTORY:

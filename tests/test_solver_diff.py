@@ -135,7 +135,8 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 #: here); the enhanced transposition cut-offs, the history heuristic and the
 #: killer moves off (switched on here).
 ISSUE17_SWITCHES = [
-    "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs"
+    "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
+    "low",
 ]
 
 
