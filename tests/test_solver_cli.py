@@ -178,6 +178,9 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path) -> None:
     process = subprocess.Popen(
         [str(script), "solve", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal delivers it: a shell starts its background jobs
+        # (a CI run started with `&`) with SIGINT ignored, and a child inherits that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3.0)  # well into the search (the interpreter starts in well under that)
     assert process.poll() is None
