@@ -57,6 +57,23 @@ async def until(pilot, cond: Callable[[], bool], timeout: float = 30.0) -> None:
         await pilot.pause(0.02)
 
 
+async def click(pilot, selector: str, timeout: float = 10.0) -> None:
+    """Click a widget once the layout has settled, and fail if the click missed it.
+
+    A change to a form (rows shown or hidden, a scroll bar coming and going) moves its
+    buttons on the next refresh; a click aimed at the old place lands on something else,
+    and the test then waited 30 s for a table that was never asked for."""
+    widget = pilot.app.screen.query_one(selector)
+    deadline = time.monotonic() + timeout
+    last = None
+    while widget.region != last or not widget.region:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{selector} never settled on screen: {widget.region}")
+        last = widget.region
+        await pilot.pause(0.05)
+    assert await pilot.click(selector), f"the click missed {selector}: {screen_text(pilot.app)}"
+
+
 async def new_table_form(pilot, app: CursedBottleApp, game: str | None = None):
     """From the lobby, `n`: (the lobby, the new-table form), `game` chosen in it."""
     from cursedbottle.client.app import CreateScreen, LobbyScreen
@@ -75,7 +92,7 @@ async def new_table_form(pilot, app: CursedBottleApp, game: str | None = None):
 async def create_and_list(pilot, app: CursedBottleApp, lobby, form, game: int):
     """OK on the form: (the new table's screen once its rules arrived, the lobby's
     entry of the first table of `game`)."""
-    await pilot.click("#ok")
+    await click(pilot, "#ok")
     await until(pilot, lambda: table_screen(app) is not None)
     screen = table_screen(app)
     await until(pilot, lambda: screen.model.rules is not None)

@@ -12,6 +12,7 @@ import re
 
 from client_support import (
     SIZE,
+    click,
     create_and_list,
     first_hand_over,
     local_server,
@@ -272,7 +273,7 @@ def test_the_new_table_form_offers_the_bottle_imp():
                 form.query_one("#teams").value = "on"
                 form.query_one("#bots").value = ""
                 await pilot.pause()
-                await pilot.click("#ok")
+                await click(pilot, "#ok")
                 await until(pilot, lambda: app.screen is lobby)
                 await until(pilot, lambda: "Refused:" in screen_text(app))
                 assert "team" in screen_text(app).split("Refused:")[1].lower()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from client_support import SIZE, local_server, new_table_form, run, screen_text, until
+from client_support import SIZE, click, local_server, new_table_form, run, screen_text, until
 from cursedbottle.client import CursedBottleApp
 from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS
@@ -60,7 +60,7 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 await pilot.pause()
                 form.query_one("#seat1").value = ""  # … then seat 2 open for a friend
                 await pilot.pause()
-                await pilot.click("#ok")
+                await click(pilot, "#ok")
                 await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
                 room = app.screen
                 table_id = room.table.seat.table_id
@@ -141,7 +141,7 @@ def test_a_stand_in_plays_for_an_absent_friend_and_the_seats_say_so(lang):
                 _lobby, form = await new_table_form(pilot, app)
                 form.query_one("#standin").value = 5
                 await pilot.pause()
-                await pilot.click("#ok")
+                await click(pilot, "#ok")
                 await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
                 room = app.screen
                 await until(pilot, lambda: room.info is not None)
@@ -219,7 +219,7 @@ def test_after_the_game_play_again_makes_the_table_anew():
                 form.query_one("#value").value = "1"
                 form.query_one("#bots").value = "rule"
                 await pilot.pause()
-                await pilot.click("#ok")
+                await click(pilot, "#ok")
                 await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
                 first = app.screen.table.seat.table_id
                 await until(pilot, lambda: app.tr("r_full") in _flat(app))

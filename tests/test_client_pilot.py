@@ -12,6 +12,7 @@ import pytest
 from client_support import (
     SIZE,
     Proxy,
+    click,
     first_hand_over,
     local_server,
     new_table_form,
@@ -269,7 +270,7 @@ def test_lobby_new_table_and_a_card_played_with_the_mouse():
                 app.screen.query_one("#value").value = "1"
                 app.screen.query_one("#end").value = "hands"
                 app.screen.query_one("#bots").value = "rule"
-                await pilot.click("#ok")
+                await click(pilot, "#ok")
                 await until(pilot, lambda: table_screen(app) is not None)
                 screen = table_screen(app)
                 assert screen.seat.host_token
