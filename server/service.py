@@ -276,11 +276,13 @@ async def _pump(table: Table, sub: Subscriber, start: int | None, context) -> No
     """Send a snapshot, then the log from the cursor on, waking when the table moves."""
     Update = table_pb2.TableUpdate
     snapshot = snapshot_msg(table, sub.player)
+    # The info the snapshot holds, read with it: a change during the writes below (the
+    # game started) is sent after them, not taken as sent already.
+    info_sent = table.info_version
     cursor = snapshot.sequence if start is None else min(start, snapshot.sequence)
     await context.write(Update(snapshot=snapshot))
     if table.game is not None and cursor == snapshot.sequence:
         await context.write(Update(batch=table_pb2.EventBatch(turn=turn_msg(table, sub.player))))
-    info_sent = table.info_version
     while True:
         if sub.closed:
             await context.write(Update(closed=table_pb2.StreamClosed(reason=sub.closed)))

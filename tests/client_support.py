@@ -53,7 +53,10 @@ async def until(pilot, cond: Callable[[], bool], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the client")
+            app = pilot.app
+            stack = " > ".join(type(s).__name__ for s in app.screen_stack)
+            raise AssertionError(f"timed out waiting for the client; screens {stack}:\n"
+                                 f"{screen_text(app)}")
         await pilot.pause(0.02)
 
 

@@ -471,3 +471,42 @@ def test_a_second_bottle_table_reports_both_bottles():
             assert list(ended.scores) == list(hand.scores())
 
     run(main())
+
+
+def test_a_stream_opened_as_the_game_starts_learns_that_it_started(monkeypatch):
+    """The snapshot says the table waits, and the game starts while it is being written:
+    the table's new state must still follow (the client's waiting room closes on it).
+    The stream once took that change for sent, and the room stayed over a game under
+    way. The start is put exactly there: right after the snapshot is taken."""
+    from cursedbottle.server import service
+
+    taken = service.snapshot_msg
+
+    def then_start(table, player):
+        snapshot = taken(table, player)
+        if table.game is None:
+            asyncio.get_running_loop().call_soon(table.start)
+        return snapshot
+
+    monkeypatch.setattr(service, "snapshot_msg", then_start)
+
+    async def main():
+        async with serving() as (_running, stub):
+            table_id, host = await create(stub, rules(3))
+            (human,) = await seat_humans(stub, table_id, 1)
+            await add_bots(stub, table_id, host, 2)
+            stream = stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id,
+                                                               token=human.token))
+            states = []
+            async with asyncio.timeout(10):
+                async for update in stream:
+                    kind = update.WhichOneof("kind")
+                    if kind in ("snapshot", "table"):
+                        info = update.snapshot.table if kind == "snapshot" else update.table
+                        states.append(info.state)
+                    if states[-1] == table_pb2.TABLE_STATE_PLAYING:
+                        break
+            stream.cancel()
+            assert states == [table_pb2.TABLE_STATE_WAITING, table_pb2.TABLE_STATE_PLAYING]
+
+    run(main())
