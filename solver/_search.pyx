@@ -108,9 +108,11 @@ cdef int64_t INT64_MAX_SCORE = 1 << 62
 #: Entries carry the number of the solve that wrote them (in the key), so a
 #: table can serve solve after solve without being cleared.
 cdef uint64_t GEN_MASK = 0xFFFFF
-cdef int GEN_SHIFT = 44
+cdef enum:
+    GEN_SHIFT = 44
 #: The low bits of that number are the root seat's (`table_for`).
-cdef int ROOT_BITS = 3
+cdef enum:
+    ROOT_BITS = 3
 
 # Technique switches, so the benchmark can show what each one buys.
 cdef enum:
@@ -176,19 +178,25 @@ MAX_KEY_CARDS = MAXC
 LAST_STATS = {}
 #: `avoid` keeps no table entries for the last TT_MIN tricks: re-searching
 #: them costs less than the cache misses of the probes (measured).
-cdef int TT_MIN = 1
+cdef enum:
+    TT_MIN = 1
 #: A transposition table's first size (2^START_BITS entries, 3 MB): it
 #: grows as the solve fills it (`claimed`).
-cdef int START_BITS = 16
+cdef enum:
+    START_BITS = 16
 #: The largest table a solve may ask for (2^30 entries, 48 GB: more than any machine here).
-cdef int MAX_TT_BITS = 30
+cdef enum:
+    MAX_TT_BITS = 30
 #: How often (in nodes) a search looks at the clock and for signals: some
 #: milliseconds apart, too rare to cost anything.
-cdef int64_t CHECK_MASK = 0xFFFF
+cdef enum:
+    CHECK_MASK = 0xFFFF
 #: Ordering weights of `avoid` (measured: the count of the root seat's cards
 #: below the price is the feature that matters, 4x fewer nodes than without).
-cdef int OWN_W = 1
-cdef int BELOW_W = 4
+cdef enum:
+    OWN_W = 1
+cdef enum:
+    BELOW_W = 4
 #: History counts stay below this (they break ties of the look-ahead only).
 cdef int64_t HIST_CAP = 1 << 30
 
@@ -1265,21 +1273,54 @@ cdef inline void end_trick_with(Ctx* c, State* t, int h, int card) noexcept nogi
     finish_trick(c, t)
 
 
-cdef inline int static_eval(Ctx* c, State* s, int h, int card, int left) noexcept nogil:
+cdef struct TrickSoFar:
+    #: The trick in progress as `static_eval` needs it for every card a mover
+    #: might add: its points, and its best card below the price and overall
+    #: (-1: none), with the seats that played them.
+    int points
+    int low
+    int low_seat
+    int high
+    int high_seat
+
+
+cdef inline void trick_low(Ctx* c, State* s, TrickSoFar* t) noexcept nogil:
+    """`t`'s best card below the price and its seat (all `owner_eval` needs)."""
+    cdef uint64_t low = s.tmask & (bit(s.price) - 1)
+    t.low = cb_hibit(low) if low else -1
+    t.low_seat = c.holder_seat[trick_holder(s, t.low)] if low else -1
+
+
+cdef inline void trick_so_far(Ctx* c, State* s, TrickSoFar* t) noexcept nogil:
+    """`t` for the trick in progress."""
+    trick_low(c, s, t)
+    t.points = mask_points(c, s.tmask)
+    t.high = cb_hibit(s.tmask) if s.tmask else -1
+    t.high_seat = c.holder_seat[trick_holder(s, t.high)] if s.tmask else -1
+
+
+cdef inline int static_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
+                            int left) noexcept nogil:
     """Move ordering: the root side's score if the trick ended with this card
     and the hand ended with the trick, then the points left in play (`left`:
     those in the hands, before this card).  (finish_trick's scoring, on
-    three numbers rather than a copy of the state; two bottles: on a copy.)"""
-    cdef State t
-    cdef uint64_t trick = s.tmask | bit(card)
-    cdef int best, won, winner, owner = s.owner, taken = s.taken, taken2 = s.taken2
+    three numbers rather than a copy of the state, from the trick so far
+    worked out once for all the mover's cards; two bottles: on a copy.)"""
+    cdef State u
+    cdef int best, won = t.points + c.points[card], winner, owner = s.owner
+    cdef int taken = s.taken, taken2 = s.taken2
     if c.two:
-        t = s[0]
-        end_trick_with(c, &t, h, card)
-        return 4 * final_score(c, &t) + mask_points(c, in_play(c, &t))
-    best = taking_card(trick, s.price)
-    won = mask_points(c, trick)
-    winner = c.holder_seat[h if best == card else trick_holder(s, best)]
+        u = s[0]
+        end_trick_with(c, &u, h, card)
+        return 4 * final_score(c, &u) + mask_points(c, in_play(c, &u))
+    if card < s.price and card > t.low:
+        best = card
+    elif t.low >= 0:
+        best = t.low
+    else:
+        best = card if card > t.high else t.high
+    winner = c.holder_seat[h] if best == card else (
+        t.low_seat if best == t.low else t.high_seat)
     if best < s.price:
         won -= c.points[best]
         if s.price_card >= 0:
@@ -1304,15 +1345,20 @@ cdef inline int ending_score(Ctx* c, int owner, int taken, int taken2) noexcept 
     return taken + taken2
 
 
-cdef inline int owner_eval(Ctx* c, State* s, int h, int card, uint64_t root_hands) noexcept nogil:
+cdef inline int owner_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
+                           uint64_t root_hands) noexcept nogil:
     """Move ordering for `avoid`, from the root seat's side: the cards whose
     trick, were it to end now, leaves the root seat rid of the bottle, and
     then by how few cards below the price the root seat would still hold
-    (`root_hands`: its cards in the hands, before this one is played)."""
-    cdef int best = taking_card(s.tmask | bit(card), s.price), owner = s.owner, price = s.price
-    if best < s.price:
-        price = best
-        owner = c.holder_seat[h if best == card else trick_holder(s, best)]
+    (`root_hands`: its cards in the hands, before this one is played; `t`:
+    the trick so far)."""
+    cdef int owner = s.owner, price = s.price
+    if card < s.price and card > t.low:
+        owner = c.holder_seat[h]
+        price = card
+    elif t.low >= 0:
+        owner = t.low_seat
+        price = t.low
     return (OWN_W * (owner != c.root)
             - BELOW_W * cb_popcount(root_hands & ~bit(card) & (bit(price) - 1)))
 
@@ -1348,6 +1394,7 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     cdef uint64_t root_hands = 0
     cdef bint have_root_hands = False, lowest = False, look = True
     cdef int left = -1
+    cdef TrickSoFar sofar
     if cards and not (cards & (cards - 1)):
         # One card: nothing to order (a follower with one card of the suit).
         moves[0] = cb_ctz(cards)
@@ -1357,6 +1404,18 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
         look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
                       s.owner == c.root) != ENDS_OPEN
         lowest = maximise or not look
+        if not look and killer < 0 and (c.opts & OPT_ORDER) and not (c.opts & OPT_HISTORY):
+            # Nothing but the hash move and then the lowest card first: the
+            # order without the scores.
+            if hash_move >= 0 and (cards >> hash_move) & 1:
+                moves[0] = hash_move
+                cards &= ~bit(hash_move)
+                n = 1
+            while cards:
+                moves[n] = cb_ctz(cards)
+                cards &= cards - 1
+                n += 1
+            return n
     while cards:
         card = cb_hibit(cards)
         cards &= ~bit(card)
@@ -1368,12 +1427,14 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
             if bottle_only:
                 if not have_root_hands:
                     root_hands = root_hand_cards(c, s)
+                    trick_low(c, s, &sofar)
                     have_root_hands = True
-                v = owner_eval(c, s, card_holder(c, s, h, card), card, root_hands)
+                v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
             elif look:
                 if left < 0:
                     left = mask_points(c, in_play(c, s) & ~s.tmask)
-                v = static_eval(c, s, card_holder(c, s, h, card), card, left)
+                    trick_so_far(c, s, &sofar)
+                v = static_eval(c, s, &sofar, card_holder(c, s, h, card), card, left)
             else:
                 v = 0
             if not maximise:
@@ -1387,6 +1448,40 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
             v = c.hist[card_holder(c, s, h, card)][card]
         else:
             v = 0
+        # Insertion, highest score first (stable: ties stay high card first).
+        j = n
+        while j > 0 and score[j - 1] < v:
+            score[j] = score[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        score[j] = v
+        moves[j] = card
+        n += 1
+    return n
+
+
+cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximise,
+                            int* moves) noexcept nogil:
+    """`ordered_moves` for the bottle question under its default options (no
+    killer or history move): the same order, without the checks for them a
+    card."""
+    cdef int score[MAXC]
+    cdef uint64_t root_hands
+    cdef int n = 0, j, card, v
+    cdef TrickSoFar sofar
+    if not (cards & (cards - 1)):
+        if cards:
+            moves[0] = cb_ctz(cards)
+            return 1
+        return 0
+    root_hands = root_hand_cards(c, s)
+    trick_low(c, s, &sofar)
+    while cards:
+        card = cb_hibit(cards)
+        cards &= ~bit(card)
+        v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
+        if not maximise:
+            v = -v
         # Insertion, highest score first (stable: ties stay high card first).
         j = n
         while j > 0 and score[j - 1] < v:
@@ -1486,7 +1581,10 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
                 return result
         if use_tt:
             owner_key(c, s, inplay, ok)
-    n = ordered_moves(c, s, h, reps, maximise, -1, True, depth, moves)
+    if (c.opts & OPT_ORDER) and not (c.opts & (OPT_KILLER | OPT_HISTORY)):
+        n = avoid_moves(c, s, h, reps, maximise, moves)
+    else:
+        n = ordered_moves(c, s, h, reps, maximise, -1, True, depth, moves)
     result = 0 if maximise else 1
     for i in range(n):
         child = s[0]
