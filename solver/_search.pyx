@@ -1373,6 +1373,20 @@ cdef inline uint64_t root_hand_cards(Ctx* c, State* s) noexcept nogil:
     return m
 
 
+cdef inline int insert_move(int64_t* score, int* moves, int n, int64_t v,
+                            int card) noexcept nogil:
+    """`card` with score `v` into the first `n` moves, highest score first
+    (stable: the cards come highest first, and ties stay so); the new count."""
+    cdef int j = n
+    while j > 0 and score[j - 1] < v:
+        score[j] = score[j - 1]
+        moves[j] = moves[j - 1]
+        j -= 1
+    score[j] = v
+    moves[j] = card
+    return n + 1
+
+
 cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximise,
                               int hash_move, bint bottle_only, int depth,
                               int* moves) noexcept nogil:
@@ -1389,7 +1403,7 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     with it, misleads while the bottle is still to be placed.)"""
     cdef int64_t score[MAXC]
     cdef int64_t v
-    cdef int n = 0, j, card
+    cdef int n = 0, card
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
     cdef uint64_t root_hands = 0
     cdef bint have_root_hands = False, lowest = False, look = True
@@ -1448,15 +1462,7 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
             v = c.hist[card_holder(c, s, h, card)][card]
         else:
             v = 0
-        # Insertion, highest score first (stable: ties stay high card first).
-        j = n
-        while j > 0 and score[j - 1] < v:
-            score[j] = score[j - 1]
-            moves[j] = moves[j - 1]
-            j -= 1
-        score[j] = v
-        moves[j] = card
-        n += 1
+        n = insert_move(score, moves, n, v, card)
     return n
 
 
@@ -1465,9 +1471,9 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
     """`ordered_moves` for the bottle question under its default options (no
     killer or history move): the same order, without the checks for them a
     card."""
-    cdef int score[MAXC]
+    cdef int64_t score[MAXC]
     cdef uint64_t root_hands
-    cdef int n = 0, j, card, v
+    cdef int n = 0, card, v
     cdef TrickSoFar sofar
     if not (cards & (cards - 1)):
         if cards:
@@ -1482,15 +1488,7 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
         v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
         if not maximise:
             v = -v
-        # Insertion, highest score first (stable: ties stay high card first).
-        j = n
-        while j > 0 and score[j - 1] < v:
-            score[j] = score[j - 1]
-            moves[j] = moves[j - 1]
-            j -= 1
-        score[j] = v
-        moves[j] = card
-        n += 1
+        n = insert_move(score, moves, n, v, card)
     return n
 
 

@@ -473,7 +473,18 @@ def test_a_second_bottle_table_reports_both_bottles():
     run(main())
 
 
-def test_a_stream_opened_as_the_game_starts_learns_that_it_started(monkeypatch):
+IMP = game_pb2.GAME_BOTTLE_IMP
+
+
+@pytest.mark.parametrize("table_rules", [
+    rules(3), rules(4, hot_bottle=True), rules(2), rules(2, bright_house=True),
+    rules(2, game=IMP), rules(3, game=IMP), rules(5, game=IMP),
+    rules(4, game=IMP, teams=True), rules(6, game=IMP, teams=True, singles=True),
+    rules(5, game=IMP, second_bottle=True),
+], ids=["3p", "4p-hot", "2p-lopaka", "2p-bright", "devils-eye", "imp-3p", "imp-5p",
+        "imp-4p-teams", "imp-6p-2211", "imp-5p-2bottles"])
+def test_a_stream_opened_as_the_game_starts_learns_that_it_started(monkeypatch,
+                                                                   table_rules):
     """The snapshot says the table waits, and the game starts while it is being written:
     the table's new state must still follow (the client's waiting room closes on it).
     The stream once took that change for sent, and the room stayed over a game under
@@ -492,9 +503,11 @@ def test_a_stream_opened_as_the_game_starts_learns_that_it_started(monkeypatch):
 
     async def main():
         async with serving() as (_running, stub):
-            table_id, host = await create(stub, rules(3))
+            table_id, host = await create(stub, table_rules)
             (human,) = await seat_humans(stub, table_id, 1)
-            await add_bots(stub, table_id, host, 2)
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            empty = [x for x in info.seats if x.kind == table_pb2.SEAT_KIND_EMPTY]
+            await add_bots(stub, table_id, host, len(empty))
             stream = stub.Subscribe(table_pb2.SubscribeRequest(table_id=table_id,
                                                                token=human.token))
             states = []
