@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -204,7 +205,11 @@ def run_local(jobs: Sequence[Job], workers: int | None = None) -> Iterator[Finis
         for i, job in enumerate(jobs):
             yield i, run_unit(*job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers from a fresh server process, not forks of this one: a fork of a
+    # process that has used gRPC (a test run, a server) can crash in gRPC's
+    # fork handlers (seen: a worker's segfault in cygrpc, a broken pool).
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending = {
             pool.submit(run_jobs, [jobs[i] for i in batch]): batch
             for batch in chunks(len(jobs), workers)
