@@ -64,8 +64,11 @@ def cpu_flags() -> list[str]:
     The project is installed from source, so the search is compiled on the
     machine that runs it: where the CPU counts bits in one instruction
     (x86-64 with `popcnt`, every such CPU since about 2009) the search uses
-    it (solver/README.md measures the gain).  CB_PORTABLE_BUILD=1 builds for
-    any CPU, for a build shared by other machines."""
+    it, and where it gathers bits in one fast instruction (BMI2's `pext`;
+    AMD's before Zen 3, family 25, run it in microcode, slower than the
+    loop that replaces it) the bottle question's key uses that (solver/README.md
+    measures both).  CB_PORTABLE_BUILD=1 builds for any CPU, for a build
+    shared by other machines."""
     portable = os.environ.get("CB_PORTABLE_BUILD", "").strip() not in ("", "0")
     if portable or platform.machine() not in ("x86_64", "AMD64"):
         return []
@@ -73,9 +76,15 @@ def cpu_flags() -> list[str]:
         cpuinfo = Path("/proc/cpuinfo").read_text()
     except OSError:
         return []
-    flags = next((line.split(":", 1)[1].split() for line in cpuinfo.splitlines()
-                  if line.startswith("flags")), [])
-    return ["-mpopcnt"] if "popcnt" in flags else []
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        name, _, value = line.partition(":")
+        fields.setdefault(name.strip(), value.strip())
+    flags = fields.get("flags", "").split()
+    slow_pext = (fields.get("vendor_id") == "AuthenticAMD"
+                 and int(fields.get("cpu family", "0") or 0) < 25)
+    wanted = ["popcnt"] if slow_pext else ["popcnt", "bmi2"]
+    return [f"-m{flag}" for flag in wanted if flag in flags]
 
 
 #: The solver's compiled search.  Building it needs Cython and a C compiler;

@@ -90,7 +90,7 @@ cdef inline void maxn_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k) noexce
     if kexact:
         exact_words(inplay, p, k)
     else:
-        pattern(c, inplay, p, k, NULL, MAXC)
+        pattern(c, s, inplay, p, MAXC, True, k)
     w4 = (<uint64_t>cb_popcount(below) | (<uint64_t>s.leader << 7)
           | (<uint64_t>(s.owner + 1) << 10) | (<uint64_t>count << 17) | (<uint64_t>kexact << 24))
     if s.owner >= 0 and s.price_card >= 0:

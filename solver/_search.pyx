@@ -67,11 +67,57 @@ cdef extern from *:
         return p != NULL && *(volatile const unsigned char*)p != 0;
     }
     static inline int cb_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    /* Gathering the bits of x where m is set to the low end, in order
+       (`pattern`, several words through one m): one instruction each with
+       BMI2 (setup.py's -mbmi2 where it is fast); else Hacker's Delight's
+       compress in six shifts, its masks worked out once for m. */
+    #include <stdint.h>
+    #ifdef __BMI2__
+    #include <immintrin.h>
+    static inline void cb_gather_init(uint64_t* g, uint64_t m) {
+        g[0] = m;
+    }
+    static inline uint64_t cb_gather(const uint64_t* g, uint64_t x) {
+        return _pext_u64(x, g[0]);
+    }
+    #else
+    static inline void cb_gather_init(uint64_t* g, uint64_t m) {
+        /* g[1 + i]: the bits of m that move right by 2^i in round i (those
+           with an odd count of 0s of m below them, in the round's bit). */
+        uint64_t mk = ~m << 1, mp, mv;
+        int i;
+        g[0] = m;
+        for (i = 0; i < 6; i++) {
+            mp = mk ^ (mk << 1);
+            mp ^= mp << 2;
+            mp ^= mp << 4;
+            mp ^= mp << 8;
+            mp ^= mp << 16;
+            mp ^= mp << 32;
+            mv = mp & m;
+            g[1 + i] = mv;
+            m = (m ^ mv) | (mv >> (1 << i));
+            mk &= ~mp;
+        }
+    }
+    static inline uint64_t cb_gather(const uint64_t* g, uint64_t x) {
+        uint64_t t;
+        int i;
+        x &= g[0];
+        for (i = 0; i < 6; i++) {
+            t = x & g[1 + i];
+            x = (x ^ t) | (t >> (1 << i));
+        }
+        return x;
+    }
+    #endif
     static inline int cb_hibit(unsigned long long x) { return 63 - __builtin_clzll(x); }
     """
     int cb_popcount(uint64_t x) nogil
     int cb_ctz(uint64_t x) nogil
     int cb_hibit(uint64_t x) nogil
+    void cb_gather_init(uint64_t* g, uint64_t m) nogil
+    uint64_t cb_gather(const uint64_t* g, uint64_t x) nogil
     void* cb_table_alloc(size_t bytes) nogil
     void cb_table_free(void* p, size_t bytes) nogil
     int cb_flag_set(const unsigned char* p) nogil
@@ -293,12 +339,13 @@ cdef struct Ctx:
     int pvals[MAX_CARD_POINTS + 1]
     int npvals
     bint pbit_hi
-    #: The pattern keys: narrow (at most 4 holders and 3 points a card: the
-    #: packing of Cursed Bottle, a fixed 6 bits a card) or wide (hbits + 2 +
-    #: the points' bits a card); kcap / ocap cards fit the four words of the
-    #: main / the bottle-question pattern, more cards in play use the exact key.
-    bint narrow
+    #: The pattern keys (`pattern`): bit planes of the holder (hbits), suit
+    #: (2) and points (pbits) of the cards in play, each as wide as their
+    #: count; kcap / ocap cards fit the four words of the main / the bottle
+    #: question's pattern (kbits / obits planes), more cards in play use the
+    #: exact key.
     int hbits
+    int pbits
     int kbits
     int obits
     int kcap
@@ -974,12 +1021,10 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         ok[4] = misc_word(c, nbelow, s.leader, owns, TAKEN_AVOID, 0, 0, count, oexact)
         if oexact:
             exact_words(inplay, p, ok)
-        elif kexact:
-            pattern(c, inplay, p, NULL, ok, run_floor(c, s))
         else:
-            pattern(c, inplay, p, k, ok, run_floor(c, s))
-    elif not kexact:
-        pattern(c, inplay, p, k, NULL, run_floor(c, s))
+            pattern(c, s, inplay, p, run_floor(c, s), False, ok)
+    if not kexact:
+        pattern(c, s, inplay, p, run_floor(c, s), True, k)
     return relative
 
 
@@ -1041,19 +1086,54 @@ cdef inline int run_floor(Ctx* c, State* s) noexcept nogil:
     return s.price if (c.opts & OPT_RUNS) and not c.free else MAXC
 
 
-cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
-                         uint64_t* ok, int floor) noexcept nogil:
+cdef inline uint64_t low_bits(int n) noexcept nogil:
+    """The n lowest bits (0 <= n <= 64)."""
+    return ~(<uint64_t>0) if n >= 64 else bit(n) - 1
+
+
+cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nogil:
+    """Sort the fields of bit planes within runs, all runs at once: bit i of
+    `pairs` says fields i and i + 1 are in one run; a field is the bits of
+    planes[1], planes[0], planes[n - 1], ..., planes[2], most significant
+    first (suit, then points).  Odd-even transposition: compare-and-swap
+    every other pair side by side, then the pairs between, until nothing
+    moves."""
+    cdef uint64_t gt, eq, x, y, d
+    cdef int parity = 0, q, idle = 0
+    while idle < 2:
+        gt = 0
+        eq = pairs & (<uint64_t>0x5555555555555555 << parity)
+        for q in range(n):
+            x = planes[1 - q] if q < 2 else planes[n + 1 - q]
+            y = x >> 1
+            gt |= eq & x & ~y
+            eq &= ~(x ^ y)
+        if gt:
+            for q in range(n):
+                d = (planes[q] ^ (planes[q] >> 1)) & gt
+                planes[q] ^= d | (d << 1)
+            idle = 0
+        else:
+            idle += 1
+        parity ^= 1
+
+
+cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
+                         bint points, uint64_t* k) noexcept nogil:
     """The cards in play as a pattern: in the total order, each card's holder,
-    suit and points, and nothing of which card it is.
+    suit and (`points`) points, and nothing of which card it is.
 
     The rules only ever compare cards by their place in the order, their suit
     and their points, so two positions whose cards in play show one pattern
     (and whose price lies at the same place in it: the key's count of cards
-    below the price) play identically, whichever cards have gone.
+    below the price) play identically, whichever cards have gone.  The
+    bottle question's key leaves the points out.
 
-    `k` gets the main pattern (c.kbits a card: holder, suit, points), `ok`
-    the bottle question's (c.obits a card: holder, suit); NULL: not wanted.
-    The caller makes sure the cards in play fit (c.kcap, c.ocap).
+    Written as bit planes: plane by plane (holder bits, suit bits, points
+    bits), the bits of the cards in play gathered to the low end (the i-th
+    card in play at bit i: `cb_gather`), the planes laid end to end `count`
+    bits apart in k[0..3].  The caller makes sure they fit (c.kcap, c.ocap
+    cards).
 
     A run, the cards next to each other in the order that one holder holds,
     all at or above `floor` (the price, or MAXC: none), is written in one
@@ -1063,81 +1143,38 @@ cdef inline void pattern(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k,
     the price do compare with each other, through the price a buy sets, and
     so do Lopaka's, through his policy: his are never a run.)
     """
-    if c.narrow:
-        # At most 4 holders and 3 points a card (Cursed Bottle): the same
-        # packing with constants the compiler folds.
-        pattern_words(c, inplay, p, k, ok, 2, 6, 4, floor)
-    else:
-        pattern_words(c, inplay, p, k, ok, c.hbits, c.kbits, c.obits, floor)
-
-
-cdef inline void pattern_words(Ctx* c, uint64_t inplay, uint64_t* p, uint64_t* k, uint64_t* ok,
-                               int hb, int kb, int ob, int floor) noexcept nogil:
-    """`pattern` with `hb` bits a holder, `kb` and `ob` bits a card in `k` and `ok`.
-
-    First every card in order as (suit, points, holder), each run sorted in
-    place as it grows; then the fields packed, as many whole ones a word as
-    fit."""
-    cdef uint64_t m = inplay, holder, run_holder = 0
-    cdef int i, j, card, n = 0, start = 0
-    cdef bint in_run = False
-    cdef uint16_t e, cards[MAXC]
-    while m:
-        card = cb_ctz(m)
-        m &= m - 1
-        holder = ((p[0] >> card) & 1) | (((p[1] >> card) & 1) << 1)
-        if hb > 2:
-            holder |= ((p[2] >> card) & 1) << 2
-        e = <uint16_t>((((c.suit[card] << 4) | c.points[card]) << 3) | holder)
-        if card >= floor and <int>holder != c.lopaka:
-            if in_run and holder == run_holder:
-                # (One holder throughout: sorted by suit, then points.)
-                j = n
-                while j > start and cards[j - 1] > e:
-                    cards[j] = cards[j - 1]
-                    j -= 1
-                cards[j] = e
-                n += 1
-                continue
-            in_run = True
-            run_holder = holder
-            start = n
-        else:
-            in_run = False
-        cards[n] = e
-        n += 1
-    if k != NULL:
-        pack_fields(cards, n, k, hb, kb, False)
-    if ok != NULL:
-        pack_fields(cards, n, ok, hb, ob, True)
-
-
-cdef inline void pack_fields(uint16_t* cards, int n, uint64_t* words, int hb, int bits,
-                             bint suit_only) noexcept nogil:
-    """Each card's field (holder, then suit and points, or the suit alone)
-    into four words, 64 // bits a word, in order."""
-    cdef int i, w, v, shift
-    cdef uint64_t word, field
-    for w in range(4):
-        words[w] = 0
-    w = 0
-    shift = 0
-    word = 0
-    for i in range(n):
-        v = cards[i] >> 3
-        if suit_only:
-            field = <uint64_t>(cards[i] & 7) | (<uint64_t>(v >> 4) << hb)
-        else:
-            field = <uint64_t>(cards[i] & 7) | (<uint64_t>((v >> 4) | ((v & 15) << 2)) << hb)
-        word |= field << shift
-        shift += bits
-        if shift > 64 - bits:
-            words[w] = word
-            w += 1
-            word = 0
-            shift = 0
-    if shift:
-        words[w] = word
+    cdef uint64_t planes[3 + 2 + 4]
+    cdef uint64_t g[7]
+    cdef uint64_t run, h2
+    cdef int hb = c.hbits, pb = c.pbits if points else 0
+    cdef int n = cb_popcount(inplay)
+    cdef int i, at, off
+    cb_gather_init(g, inplay)
+    planes[0] = cb_gather(g, p[0])
+    planes[1] = cb_gather(g, p[1])
+    h2 = cb_gather(g, p[2]) if hb > 2 else 0
+    planes[2] = h2
+    planes[hb] = cb_gather(g, c.suit_mask[1])
+    planes[hb + 1] = cb_gather(g, c.suit_mask[2])
+    for i in range(pb):
+        planes[hb + 2 + i] = cb_gather(g, c.pbit[i])
+    if floor < MAXC:
+        # Bit i: card i continues a run that card i - 1 is in (both at or
+        # above the floor, one holder, not Lopaka).
+        run = ~low_bits(cb_popcount(inplay & (bit(floor) - 1))) & low_bits(n)
+        run &= (run << 1) & ~((planes[0] ^ (planes[0] << 1)) | (planes[1] ^ (planes[1] << 1))
+                              | (h2 ^ (h2 << 1)))
+        if c.lopaka >= 0:
+            run &= ~cb_gather(g, s.hand[c.lopaka])
+        sort_runs(planes + hb, 2 + pb, run >> 1)
+    k[0] = k[1] = k[2] = k[3] = 0
+    at = 0
+    for i in range(hb + 2 + pb):
+        off = at & 63
+        k[at >> 6] |= planes[i] << off
+        if off + n > 64:
+            k[(at >> 6) + 1] |= planes[i] >> (64 - off)
+        at += n
 
 
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
@@ -1503,7 +1540,7 @@ cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noex
     if oexact:
         exact_words(inplay, p, ok)
     else:
-        pattern(c, inplay, p, NULL, ok, run_floor(c, s))
+        pattern(c, s, inplay, p, run_floor(c, s), False, ok)
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
                       TAKEN_AVOID, 0, 0, count, oexact)
 
@@ -1966,7 +2003,7 @@ cdef class SearchTables:
 cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -1:
     """Fill the search's C state from a `Problem` (solver/problem.py), after
     checking that it fits the arrays and the table key's fields."""
-    cdef int i, j, nh, top, pbits
+    cdef int i, j, nh, top
     hands, holder_seat, order = problem.hands, problem.holder_seat, problem.order
     trick, trick_holders = problem.trick, problem.trick_holders
     points, suits, taken = problem.points, problem.suits, problem.taken
@@ -2041,13 +2078,12 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
         if c.pmask[i]:
             c.pvals[c.npvals] = i
             c.npvals += 1
-    c.narrow = nh <= 4 and top <= 3
     c.hbits = 2 if nh <= 4 else 3
-    pbits = max(1, (<object>top).bit_length())
-    c.kbits = 6 if c.narrow else c.hbits + 2 + pbits
+    c.pbits = max(1, (<object>top).bit_length())
+    c.kbits = c.hbits + 2 + c.pbits
     c.obits = c.hbits + 2
-    c.kcap = min(4 * (64 // c.kbits), key_cap)
-    c.ocap = min(4 * (64 // c.obits), key_cap)
+    c.kcap = min(256 // c.kbits, key_cap)
+    c.ocap = min(256 // c.obits, key_cap)
     for i in range(nh):
         c.holder_seat[i] = holder_seat[i]
         s.hand[i] = hands[i]
