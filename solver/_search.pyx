@@ -313,6 +313,8 @@ cdef struct Table:
 cdef struct Ctx:
     int nholders
     int holder_seat[MAXH]
+    #: The one hand each seat holds (-1: two, Devil's Eye; or none).
+    int seat_hand[MAXH]
     int order[MAXH][MAXH]
     int lopaka
     int root
@@ -467,9 +469,12 @@ cdef inline uint64_t seat_cards(Ctx* c, State* s, int q) noexcept nogil:
     """Seat q's cards in play: in its hands and already in the trick."""
     cdef uint64_t mine = 0
     cdef int i
-    for i in range(c.nholders):
-        if c.holder_seat[i] == q:
-            mine |= s.hand[i]
+    if q >= 0 and c.seat_hand[q] >= 0:
+        mine = s.hand[c.seat_hand[q]]
+    else:
+        for i in range(c.nholders):
+            if c.holder_seat[i] == q:
+                mine |= s.hand[i]
     for i in range(s.n):
         if c.holder_seat[s.tholder[i]] == q:
             mine |= bit(s.tcard[i])
@@ -1095,27 +1100,29 @@ cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nog
     """Sort the fields of bit planes within runs, all runs at once: bit i of
     `pairs` says fields i and i + 1 are in one run; a field is the bits of
     planes[1], planes[0], planes[n - 1], ..., planes[2], most significant
-    first (suit, then points).  Odd-even transposition: compare-and-swap
-    every other pair side by side, then the pairs between, until nothing
-    moves."""
+    first (suit, then points).  Every pair is compared side by side; the
+    pairs out of order that start at an even field (else those at an odd
+    one: they never share a field) are swapped; until none is (a run is
+    mostly sorted already: one comparison)."""
     cdef uint64_t gt, eq, x, y, d
-    cdef int parity = 0, q, idle = 0
-    while idle < 2:
+    cdef int q
+    while True:
         gt = 0
-        eq = pairs & (<uint64_t>0x5555555555555555 << parity)
+        eq = pairs
         for q in range(n):
             x = planes[1 - q] if q < 2 else planes[n + 1 - q]
             y = x >> 1
             gt |= eq & x & ~y
             eq &= ~(x ^ y)
-        if gt:
-            for q in range(n):
-                d = (planes[q] ^ (planes[q] >> 1)) & gt
-                planes[q] ^= d | (d << 1)
-            idle = 0
+        if not gt:
+            return
+        if gt & <uint64_t>0x5555555555555555:
+            gt &= <uint64_t>0x5555555555555555
         else:
-            idle += 1
-        parity ^= 1
+            gt &= <uint64_t>0xAAAAAAAAAAAAAAAA
+        for q in range(n):
+            d = (planes[q] ^ (planes[q] >> 1)) & gt
+            planes[q] ^= d | (d << 1)
 
 
 cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
@@ -2084,9 +2091,16 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
     c.obits = c.hbits + 2
     c.kcap = min(256 // c.kbits, key_cap)
     c.ocap = min(256 // c.obits, key_cap)
+    for i in range(MAXH):
+        c.seat_hand[i] = -1
     for i in range(nh):
         c.holder_seat[i] = holder_seat[i]
         s.hand[i] = hands[i]
+        # (A second hand of one seat leaves it -1, the first leaves i.)
+        c.seat_hand[holder_seat[i]] = -2 if c.seat_hand[holder_seat[i]] != -1 else i
+    for i in range(MAXH):
+        if c.seat_hand[i] == -2:
+            c.seat_hand[i] = -1
     for i in range(len(order)):
         for j in range(nh):
             c.order[i][j] = order[i][j]
