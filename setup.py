@@ -66,7 +66,7 @@ def cpu_flags() -> list[str]:
     (x86-64 with `popcnt`, every such CPU since about 2009) the search uses
     it, and where it gathers bits in one fast instruction (BMI2's `pext`;
     AMD's before Zen 3, family 25, run it in microcode, slower than the
-    loop that replaces it) the bottle question's key uses that (solver/README.md
+    loop that replaces it) the table keys use that (solver/README.md
     measures both).  CB_PORTABLE_BUILD=1 builds for any CPU, for a build
     shared by other machines."""
     portable = os.environ.get("CB_PORTABLE_BUILD", "").strip() not in ("", "0")

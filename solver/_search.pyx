@@ -1159,6 +1159,8 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     cb_gather_init(g, inplay)
     planes[0] = cb_gather(g, p[0])
     planes[1] = cb_gather(g, p[1])
+    # (With two holder bits planes[2] becomes the first suit plane just
+    # below: h2 keeps the third holder bit, or none, for the runs.)
     h2 = cb_gather(g, p[2]) if hb > 2 else 0
     planes[2] = h2
     planes[hb] = cb_gather(g, c.suit_mask[1])
