@@ -81,8 +81,10 @@ def cpu_flags() -> list[str]:
         name, _, value = line.partition(":")
         fields.setdefault(name.strip(), value.strip())
     flags = fields.get("flags", "").split()
+    family = fields.get("cpu family", "")
+    # (An AMD family not given as a number counts as an old one: the loop.)
     slow_pext = (fields.get("vendor_id") == "AuthenticAMD"
-                 and int(fields.get("cpu family", "0") or 0) < 25)
+                 and (not family.isdigit() or int(family) < 25))
     wanted = ["popcnt"] if slow_pext else ["popcnt", "bmi2"]
     return [f"-m{flag}" for flag in wanted if flag in flags]
 
