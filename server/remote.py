@@ -134,6 +134,7 @@ async def _main(args: argparse.Namespace) -> dict:
             "events": len(seat.events),
             "hands_ended": hands_ended,
             "closed": seat.closed,
+            "refusals": [exc.details() for exc in seat.refusals],
         }
 
 

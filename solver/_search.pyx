@@ -202,18 +202,29 @@ cdef enum:
     #: first in the points search, without the look-ahead; once it is
     #: settled, the root side's ties go lowest card first (`ordered_moves`).
     OPT_LOW = 262144
-    OPT_ALL = 524287
+    #: A root card's probes step twice as far each time they fail the same
+    #: way twice running (`exact`): in team mode only, where a card's value
+    #: can lie tens of points from the guess.
+    OPT_GALLOP = 524288
+    #: Killer moves (OPT_KILLER) in team mode, where they save nodes.
+    OPT_TEAM_KILLER = 1048576
+    #: OPT_LOW in team mode asks whether the side's ending is open
+    #: (`side_endings`), not the root seat's alone.
+    OPT_SIDE_LOW = 2097152
+    OPT_ALL = 4194303
     #: What solve_state uses by default: all but the history heuristic and
-    #: the killer moves, which cost nodes, and the enhanced transposition
-    #: cut-offs, which save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 522495
+    #: the killer moves, which cost nodes (killer moves save them in team
+    #: mode: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
+    #: save fewer nodes than their probes cost (solver/README.md).
+    OPT_DEFAULT = 4192511
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
            "history": OPT_HISTORY, "killer": OPT_KILLER, "etc": OPT_ETC,
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
            "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE,
-           "runs": OPT_RUNS, "low": OPT_LOW}
+           "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
+           "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -1442,11 +1453,12 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     `owner_eval`) as the mover wants it, ties by the history counts
     (OPT_HISTORY), then high card first.
 
-    OPT_LOW: in the points search, while the root seat's ending is open,
-    no look-ahead and the lowest card first for every seat; once it is
-    settled, the root side's ties lowest card first.  (Measured, issue 17,
-    ninth part: the look-ahead, which scores the trick as if the hand ended
-    with it, misleads while the bottle is still to be placed.)"""
+    OPT_LOW: in the points search, while the root seat's ending is open
+    (OPT_SIDE_LOW: in team mode, the side's), no look-ahead and the lowest
+    card first for every seat; once it is settled, the root side's ties
+    lowest card first.  (Measured, issue 17, ninth part: the look-ahead,
+    which scores the trick as if the hand ended with it, misleads while the
+    bottle is still to be placed.)"""
     cdef int64_t score[MAXC]
     cdef int64_t v
     cdef int n = 0, card
@@ -1461,16 +1473,26 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
         return 1
     if (c.opts & OPT_LOW) and not bottle_only:
         # (The ending stays within a trick as it was at its start.)
-        look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
-                      s.owner == c.root) != ENDS_OPEN
+        if c.partner >= 0 and not c.two and (c.opts & OPT_SIDE_LOW):
+            # A side of two: its ending, which one member's settles only in part.
+            left = side_endings(c, s, in_play(c, s) & (bit(s.price) - 1))
+            look = not (left & (left - 1))
+            left = -1
+        else:
+            look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
+                          s.owner == c.root) != ENDS_OPEN
         lowest = maximise or not look
-        if not look and killer < 0 and (c.opts & OPT_ORDER) and not (c.opts & OPT_HISTORY):
-            # Nothing but the hash move and then the lowest card first: the
-            # order without the scores.
+        if not look and (c.opts & OPT_ORDER) and not (c.opts & OPT_HISTORY):
+            # Nothing but the hash move, the killer move and then the lowest
+            # card first: the order without the scores.
             if hash_move >= 0 and (cards >> hash_move) & 1:
                 moves[0] = hash_move
                 cards &= ~bit(hash_move)
                 n = 1
+            if killer >= 0 and (cards >> killer) & 1:
+                moves[n] = killer
+                cards &= ~bit(killer)
+                n += 1
             while cards:
                 moves[n] = cb_ctz(cards)
                 cards &= cards - 1
@@ -1791,9 +1813,12 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     instead was measured: no fewer nodes.)  A guess above the points taken
     while the bottle is open waits for a probe at the points taken, which is
     the bottle question: a card that cannot avoid the bottle then costs one
-    probe, not one per point down from the guess.
+    probe, not one per point down from the guess.  Where there is no such
+    question (a side of two) a card's value can lie tens of points from its
+    neighbour's, and the answers often move the bound by one point a probe:
+    with OPT_GALLOP the step doubles from the second answer the same way.
     """
-    cdef int lo = 0, hi = 0, g, b
+    cdef int lo = 0, hi = 0, g, b, run = 0
     if not (c.opts & OPT_MTD):
         return search(c, s, -INF, INF)
     score_bounds(c, s, in_play(c, s), -INF, INF, &lo, &hi)
@@ -1818,12 +1843,27 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
         c.probes += 1
         if g < b:
             hi = g
+            run = run - 1 if run < 0 else -1
+            b = hi + 1 - gallop_step(c, run)
         else:
             lo = g
-        b = lo + 1 if g == lo else g
+            run = run + 1 if run > 0 else 1
+            b = lo + gallop_step(c, run)
         if b > hi:
             b = hi
+        if b <= lo:
+            b = lo + 1
     return lo
+
+
+cdef inline int gallop_step(Ctx* c, int run) noexcept nogil:
+    """How far the next probe goes past the bound just moved, after `run`
+    answers the same way (negative: fail-low): 1, then 2, 4, 8, ..."""
+    if run < 0:
+        run = -run
+    if not (c.opts & OPT_GALLOP) or run < 2:
+        return 1
+    return 1 << min(run - 1, 20)
 
 
 #: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.
@@ -2053,6 +2093,12 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
         # These reason about the root seat alone (its bottle question); the
         # bounds have a side of their own (`side_bounds`).
         opts &= ~(OPT_AVOID | OPT_OWNER)
+        if opts & OPT_TEAM_KILLER:
+            opts |= OPT_KILLER
+    else:
+        # (Measured for a seat alone: 3 % more nodes in the Bottle Imp at
+        # three, 5 % fewer with Lopaka, the medians unchanged.)
+        opts &= ~OPT_GALLOP
     c.free = problem.free
     if c.free and (nh % 2 or any([holder_seat[i] != i // 2 for i in range(nh)])):
         raise ValueError("solve_state: free play needs two hands per seat, 2p and 2p + 1")

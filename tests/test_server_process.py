@@ -51,9 +51,16 @@ def test_a_client_in_another_process_plays_a_hand():
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
             )
-            out, err = await asyncio.wait_for(process.communicate(), 30)
+            try:
+                out, err = await asyncio.wait_for(process.communicate(), 60)
+            except TimeoutError:
+                # (Say where it stood: a hang shows its stream, not just a timeout.)
+                process.kill()
+                out, err = await process.communicate()
+                pytest.fail(f"the client hung; stdout {out!r}, stderr {err.decode()}")
             assert process.returncode == 0, err.decode()
             summary = json.loads(out)
+            assert summary["refusals"] == [], summary
             assert summary["hands_ended"] == 1
             assert summary["actions"] == 14  # a pile card, two passes, 11 cards
             game = table_of(running, table_id).game

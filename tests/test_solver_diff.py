@@ -136,7 +136,7 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 #: history heuristic and the killer moves off (switched on here).
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
-    "low",
+    "low", "gallop", "team-killer", "side-low",
 ]
 
 

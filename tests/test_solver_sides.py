@@ -117,7 +117,7 @@ def _twins_meet_rightly(positions: list[Position]) -> int:
     return twins
 
 
-@pytest.mark.parametrize("name", ["bounds", "settled"])
+@pytest.mark.parametrize("name", ["bounds", "settled", "gallop", "team-killer", "side-low"])
 @pytest.mark.parametrize("rules", TEAM_RULES, ids=config_id)
 def test_side_techniques_change_no_value(rules: Rules, name: str) -> None:
     for pos in _positions(rules, 6, config_id(rules), 3):
@@ -174,3 +174,15 @@ def test_side_bounds_save_nodes() -> None:
     with_bounds = sum(_fresh(pos, DEFAULT).nodes for pos in positions)
     without = sum(_fresh(pos, DEFAULT & ~_search.OPTIONS["bounds"]).nodes for pos in positions)
     assert with_bounds < 0.8 * without
+
+
+@pytest.mark.parametrize(("name", "share"), [("team-killer", 0.9), ("side-low", 0.97)])
+def test_team_orderings_save_nodes(name: str, share: float) -> None:
+    """Team mode at four, seven tricks left: killer moves, and the lowest card
+    first while the side's ending (not the root seat's alone) is open, each
+    save nodes (measured on these positions: 23 % and 6 %)."""
+    rules = Rules(4, edition=Edition.BOTTLE_IMP, teams=True)
+    positions = _positions(rules, 16, "orderings", 7, starts=True)
+    with_it = sum(_fresh(pos, DEFAULT).nodes for pos in positions)
+    without = sum(_fresh(pos, DEFAULT & ~_search.OPTIONS[name]).nodes for pos in positions)
+    assert with_it < share * without, (with_it, without)
