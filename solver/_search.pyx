@@ -1465,7 +1465,7 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     cdef int killer = c.killer[bottle_only][depth] - 1 if c.opts & OPT_KILLER else -1
     cdef uint64_t root_hands = 0
     cdef bint have_root_hands = False, lowest = False, look = True
-    cdef int left = -1
+    cdef int left = -1, ends
     cdef TrickSoFar sofar
     if cards and not (cards & (cards - 1)):
         # One card: nothing to order (a follower with one card of the suit).
@@ -1475,9 +1475,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
         # (The ending stays within a trick as it was at its start.)
         if c.partner >= 0 and not c.two and (c.opts & OPT_SIDE_LOW):
             # A side of two: its ending, which one member's settles only in part.
-            left = side_endings(c, s, in_play(c, s) & (bit(s.price) - 1))
-            look = not (left & (left - 1))
-            left = -1
+            ends = side_endings(c, s, in_play(c, s) & (bit(s.price) - 1))
+            look = not (ends & (ends - 1))
         else:
             look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
                           s.owner == c.root) != ENDS_OPEN
