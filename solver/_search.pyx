@@ -206,7 +206,7 @@ cdef enum:
     #: way twice running (`exact`): in team mode only, where a card's value
     #: can lie tens of points from the guess.
     OPT_GALLOP = 524288
-    #: Killer moves (OPT_KILLER) in team mode, where they save nodes.
+    #: Killer moves (OPT_KILLER) in team mode at four, where they save nodes.
     OPT_TEAM_KILLER = 1048576
     #: OPT_LOW in team mode asks whether the side's ending is open
     #: (`side_endings`), not the root seat's alone.
@@ -214,7 +214,7 @@ cdef enum:
     OPT_ALL = 4194303
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
-    #: mode: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
+    #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
     OPT_DEFAULT = 4192511
 
@@ -2092,7 +2092,9 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
         # These reason about the root seat alone (its bottle question); the
         # bounds have a side of their own (`side_bounds`).
         opts &= ~(OPT_AVOID | OPT_OWNER)
-        if opts & OPT_TEAM_KILLER:
+        if (opts & OPT_TEAM_KILLER) and nh == 4:
+            # (Measured at five and six players, six tricks left: 12-29 %
+            # more nodes with them.)
             opts |= OPT_KILLER
     else:
         # (Measured for a seat alone: 3 % more nodes in the Bottle Imp at

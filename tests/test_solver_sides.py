@@ -186,3 +186,14 @@ def test_team_orderings_save_nodes(name: str, share: float) -> None:
     with_it = sum(_fresh(pos, DEFAULT).nodes for pos in positions)
     without = sum(_fresh(pos, DEFAULT & ~_search.OPTIONS[name]).nodes for pos in positions)
     assert with_it < share * without, (with_it, without)
+
+
+def test_killer_moves_only_in_team_mode_at_four() -> None:
+    """At five and six players they cost nodes (measured): switching
+    `team-killer` off there changes nothing, not even the nodes."""
+    for rules in TEAM_RULES:
+        if rules.holders == 4:
+            continue
+        without = DEFAULT & ~_search.OPTIONS["team-killer"]
+        for pos in _positions(rules, 4, f"killer:{config_id(rules)}", 4, starts=True):
+            assert _fresh(pos, DEFAULT).nodes == _fresh(pos, without).nodes
