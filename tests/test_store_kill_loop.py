@@ -87,9 +87,8 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
         server = Server(db, port, tmp_path / f"life{lives}.log")
         try:
             if lives > 1:
-                assert "1 unfinished table(s) resumed" in server.text() or (
-                    "0 unfinished" in server.text()
-                ), server.text()
+                text = server.wait_for("unfinished table(s) resumed")
+                assert "1 unfinished table(s) resumed" in text or "0 unfinished" in text, text
             over = run(life(server))
         finally:
             killed = server.process.poll() is not None

@@ -59,11 +59,17 @@ class Server:
             stderr=log.open("w"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        deadline = time.monotonic() + 30
-        while "listening on" not in self.text():
+        self.wait_for("listening on")
+
+    def wait_for(self, needle: str, timeout: float = 30) -> str:
+        """The log once it says `needle` (the server logs line by line as it
+        starts: the resumed tables come after "listening on")."""
+        deadline = time.monotonic() + timeout
+        while needle not in self.text():
             assert self.process.poll() is None, self.text()
-            assert time.monotonic() < deadline, "the server did not start"
+            assert time.monotonic() < deadline, f"the server never logged {needle!r}"
             time.sleep(0.05)
+        return self.text()
 
     def text(self) -> str:
         return self.log.read_text()
@@ -204,7 +210,7 @@ def test_sigkill_mid_trick_then_restart_and_the_game_is_finished(tmp_path):
 
     server = Server(db, port, tmp_path / "second.log")
     try:
-        assert "1 unfinished table(s) resumed" in server.text()
+        assert "1 unfinished table(s) resumed" in server.wait_for("unfinished table(s) resumed")
 
         async def second_life():
             async with grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS) as channel:
