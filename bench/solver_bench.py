@@ -18,6 +18,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py --with history --suite 3p-8   # one not on by default
     .venv/bin/python bench/solver_bench.py --game cursed-bottle   # only one game's suites
     .venv/bin/python bench/solver_bench.py --model both --suite 3p-8   # paranoid, then maxn
+    .venv/bin/python bench/solver_bench.py --first-leads --threads 2   # each position on 2 threads
 
 Each row also counts the flat positions: those where every legal card gets
 the same value (the model then ranks nothing).  `--model both` solves every
@@ -41,6 +42,7 @@ from cursedbottle.engine.game import Game
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import Model, _search, solve
+from cursedbottle.solver.batch import solve_split
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
 
@@ -144,14 +146,19 @@ def target_met(row: dict, target: tuple[float | None, ...]) -> bool:
 
 def run_suite(
     name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
-    time_limit: float | None = None,
+    time_limit: float | None = None, threads: int = 1,
 ) -> dict:
     times, cpu, nodes, ref_times = [], [], [], []
     flat = timeouts = 0
     for pos in positions(name, count):
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            sol = solve(pos, opts, time_limit=time_limit, model=model)
+            if threads > 1:
+                sol = solve_split(
+                    pos, opts=opts, time_limit=time_limit, model=model, threads=threads
+                )
+            else:
+                sol = solve(pos, opts, time_limit=time_limit, model=model)
         except TimeoutError:
             timeouts += 1
             times.append(time.perf_counter() - start)
@@ -170,6 +177,7 @@ def run_suite(
     out = {
         "suite": name,
         "model": model.value,
+        "threads": threads,
         "positions": count,
         "flat": flat,
         "timeouts": timeouts,
@@ -221,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
         "--time-limit", type=float, default=None, metavar="SECONDS",
         help="give up on a position after this long (counted as a timeout)",
     )
+    parser.add_argument(
+        "--threads", type=int, default=1,
+        help="share each position's cards among this many threads (solve_split; the"
+        " time limit is then wall-clock time)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
     count = args.positions or (5 if args.quick else 20)
@@ -241,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         reference = SUITES[name][2] and not args.no_reference
         if args.quick and name == "4p-5":
             reference = False
-        row = run_suite(name, count, opts, reference, model, args.time_limit)
+        row = run_suite(name, count, opts, reference, model, args.time_limit, args.threads)
         if model is Model.PARANOID:
             failed |= row.get("bar_met") is False
         if args.json:

@@ -40,6 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "default) or maxn (each for itself)",
     )
     p.add_argument(
+        "--threads", type=int, default=1, metavar="N",
+        help="share the cards among N threads (up to N times faster on a machine with N "
+        "free cores; the nodes printed are the threads' sum)",
+    )
+    p.add_argument(
         "--reference",
         action="store_true",
         help="use the slow pure-Python minimax instead of the compiled search (for checking)",
@@ -66,11 +71,19 @@ def run(args: argparse.Namespace) -> int:
         solution = Solution(seat, dict(sorted(values.items())), nodes, Model(args.model))
     else:
         from cursedbottle.solver import solve
+        from cursedbottle.solver.batch import solve_split
 
         if args.time_limit is not None and args.time_limit <= 0:
             return fail(f"--time-limit: {args.time_limit:g} is not a positive number of seconds")
+        if args.threads < 1:
+            return fail(f"--threads: {args.threads} is not at least 1")
         try:
-            solution = solve(position, time_limit=args.time_limit, model=args.model)
+            if args.threads > 1:
+                solution = solve_split(
+                    position, model=args.model, threads=args.threads, time_limit=args.time_limit
+                )
+            else:
+                solution = solve(position, time_limit=args.time_limit, model=args.model)
         except TimeoutError as exc:
             print(f"cursed-bottle: {where}: {exc}", file=sys.stderr)
             return 3

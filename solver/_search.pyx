@@ -2178,25 +2178,37 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
     return 0
 
 
-cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nogil:
+#: `root_values`' guess when the caller has none.
+cdef int NO_GUESS = -(1 << 30)
+
+
+cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t only,
+                          int guess) noexcept nogil:
     """The value of each legal card of the holder to move into `values` (with
-    Lopaka to move, of his policy's one card); returns the cards valued."""
+    Lopaka to move, of his policy's one card); returns the cards valued.
+
+    `only`: the cards among the representatives (`root_cards`) to value, the
+    others' groups left out (a solve shared among threads: `solve_split`);
+    `guess`: the first card's MTD(f) start."""
     cdef State child
-    cdef uint64_t legal, reps, valued, inplay
-    cdef int card, guess, h = c.order[s.leader][s.n]
+    cdef uint64_t legal, allreps, reps, valued, inplay, out
+    cdef int card, above, h = c.order[s.leader][s.n]
     cdef int64_t nodes, probes
     if h == c.lopaka:
         card = lopaka_card(c, s, h)
         child = s[0]
         play(c, &child, h, card)
-        values[card] = maxn_value(c, &child) if maxn else exact(c, &child, child.taken)
+        values[card] = maxn_value(c, &child) if maxn else exact(
+            c, &child, child.taken if guess == NO_GUESS else guess)
         return bit(card)
     legal = mover_legal(c, s, h)
     inplay = in_play(c, s)
-    reps = representatives(c, s, h, legal, inplay, True) if c.opts & OPT_EQUIV else legal
+    allreps = representatives(c, s, h, legal, inplay, True) if c.opts & OPT_EQUIV else legal
+    reps = allreps & only
+    if guess == NO_GUESS:
+        guess = s.taken
     valued = reps
     c.valued = valued
-    guess = s.taken
     while reps and not c.stop:
         card = cb_hibit(reps)
         reps &= ~bit(card)
@@ -2208,10 +2220,30 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values) noexcept nog
         c.card_probes[card] = c.probes - probes
         guess = values[card]
     # Cards left out share the value of the next higher card of their group.
+    out = valued
     for card in range(MAXC - 1, -1, -1):
-        if (legal >> card) & 1 and not (valued >> card) & 1:
-            values[card] = values[cb_ctz(inplay & ~((bit(card) << 1) - 1))]
-    return legal
+        if (legal >> card) & 1 and not (allreps >> card) & 1:
+            above = cb_ctz(inplay & ~((bit(card) << 1) - 1))
+            if (out >> above) & 1:
+                values[card] = values[above]
+                out |= bit(card)
+    return out
+
+
+def root_cards(problem, *, int opts=OPT_DEFAULT):
+    """The cards of the holder to move that a solve values, one for each group
+    of equivalent cards (the others share its value); Lopaka's one card."""
+    cdef Ctx c
+    cdef State s
+    cdef int h
+    read_problem(problem, &c, &s, opts, MAXC)
+    h = c.order[s.leader][s.n]
+    if h == c.lopaka:
+        return [lopaka_card(&c, &s, h)]
+    legal = mover_legal(&c, &s, h)
+    reps = (representatives(&c, &s, h, legal, in_play(&c, &s), True)
+            if c.opts & OPT_EQUIV else legal)
+    return [card for card in range(MAXC - 1, -1, -1) if (reps >> card) & 1]
 
 
 def static_bounds(problem, *, int opts=OPT_DEFAULT):
@@ -2227,7 +2259,8 @@ def static_bounds(problem, *, int opts=OPT_DEFAULT):
 
 def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
                 int key_cap=MAXC, double time_limit=0, cancel=None,
-                SearchTables tables=None, int tt_start_bits=START_BITS):
+                SearchTables tables=None, int tt_start_bits=START_BITS, cards=None,
+                guess=None):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
     `problem` is a `Problem` (solver/problem.py): the position, the seat
@@ -2261,13 +2294,19 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     cdef Table* mt = &g_mtable
     cdef Table private
     cdef unsigned char[::1] cancel_flag = None
-    cdef int card
+    cdef int card, start
+    cdef uint64_t only = ~<uint64_t>0
+    if cards is not None:
+        only = 0
+        for card in cards:
+            only |= bit(card)
     if not (1 <= tt_bits <= MAX_TT_BITS and 1 <= tt_start_bits <= MAX_TT_BITS):
         raise ValueError(
             f"solve_state: tt_bits and tt_start_bits (a table of 2^bits entries) are"
             f" 1-{MAX_TT_BITS}, got {tt_bits} and {tt_start_bits}"
         )
     read_problem(problem, &c, &s, opts, key_cap)
+    start = NO_GUESS if guess is None else guess
     if cancel is not None:
         cancel_flag = cancel.flag
         c.cancel_flag = &cancel_flag[0]
@@ -2293,7 +2332,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
         raise
     try:
         with nogil:
-            legal = root_values(&c, &s, maxn, values)
+            legal = root_values(&c, &s, maxn, values, only, start)
     finally:
         if locked:
             _TABLE_LOCK.release()

@@ -8,6 +8,7 @@ module only translates the engine's state into the `Problem` it takes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..engine.cards import Card
@@ -132,6 +133,8 @@ def solve_hand(
     model: Model | str = Model.PARANOID,
     tables: _search.SearchTables | None = None,
     tt_start_bits: int | None = None,
+    cards: Sequence[Card] | None = None,
+    guess: int | None = None,
 ) -> Solution:
     """Solve an engine Hand in its play phase (Lopaka may be the one to move),
     under `model`: `paranoid` (the others play against the seat) or `maxn`
@@ -144,7 +147,10 @@ def solve_hand(
     Once `cancel` (by default the thread's current token, solver/cancel.py) is
     cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
     `tables`: a thread's own transposition tables (`_search.SearchTables`,
-    solver/batch.py) instead of the shared ones.
+    solver/batch.py) instead of the shared ones.  `cards`: value only these
+    of `root_cards(hand)` and the cards equivalent to them (one solve shared
+    among threads, `batch.solve_split`); `guess`: a value near the first
+    card's, where its search starts.
     """
     model = Model(model)
     token = cancel if cancel is not None else current_token()
@@ -161,12 +167,24 @@ def solve_hand(
         time_limit=time_limit or 0,
         cancel=token,
         tables=tables,
+        cards=None if cards is None else [c.index for c in cards],
+        guess=None if guess is None else guess // factor,
         **({} if tt_start_bits is None else {"tt_start_bits": tt_start_bits}),
     )
     cards = hand.deck.cards
     return Solution(
         problem.root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes, model
     )
+
+
+def root_cards(
+    hand: Hand, model: Model | str = Model.PARANOID, opts: int | None = None
+) -> list[Card]:
+    """The cards a solve of `hand` searches, highest first: one of each group of
+    equivalent cards (the others take its value), Lopaka's one card."""
+    problem, _ = _problem(hand, Model(model))
+    indices = _search.root_cards(problem, opts=_search.ALL_OPTIONS if opts is None else opts)
+    return [hand.deck.cards[i] for i in indices]
 
 
 def static_bounds(position: Position | Hand, opts: int | None = None) -> tuple[int, int]:

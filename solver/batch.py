@@ -8,7 +8,8 @@ threads, each solving one position after the other with its own table
 (`_search.SearchTables`, kept between batches until `release_tables`), and
 returns the `Solution`s in input order, the values exactly those of solving
 one by one (the node counts may differ: they depend on the table a solve
-meets).
+meets).  `solve_split` spreads one position's cards over the threads instead,
+for a single position whose answer is awaited (the `solve` command).
 
 Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
 stops every thread within 65,536 nodes; so does the first error of any
@@ -23,12 +24,14 @@ import os
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from ..engine.cards import Card
 from ..engine.hand import Hand
 from ..engine.position import Position
 from ..engine.records import HandRecord
 from . import _search
-from .api import Solution, Step, plays_of, solve_hand
+from .api import Solution, Step, plays_of, root_cards, solve_hand
 from .cancel import Cancelled, CancelToken, cancellable, current_token
 from .model import Model
 
@@ -104,7 +107,55 @@ def solve_many(
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if count == 1:
         return [_solve_inline(hand, model, deadline, time_limit, outer, opts) for hand in hands]
-    return _Batch(hands, model, count, opts).run(deadline, time_limit, outer)
+    units = [_Unit(hand) for hand in hands]
+    return _Batch(units, model, count, opts).run(deadline, time_limit, outer)
+
+
+def solve_split(
+    position: Hand | Position,
+    *,
+    model: Model | str = Model.PARANOID,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    cancel: CancelToken | None = None,
+    opts: int | None = None,
+) -> Solution:
+    """One position's `Solution` with its cards shared among `threads` threads
+    (None: `default_threads()`): each thread takes the next card not yet
+    searched (`api.root_cards`), so a long card does not hold up the others.
+
+    For one position at a time (the `solve` command, a hint on a known deal):
+    the threads do not share their tables, so a batch of positions is better
+    spread a position a thread (`solve_many`).  The values are those of one
+    solve; the nodes, the threads' sum, are more (bench/README.md).
+    `time_limit` is wall-clock time; cancelling as in `solve_many`."""
+    hand = position.to_hand() if isinstance(position, Position) else position
+    model = Model(model)
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads: {threads} is not at least 1")
+    cards = root_cards(hand, model, opts)
+    count = min(default_threads() if threads is None else threads, len(cards))
+    outer = cancel if cancel is not None else current_token()
+    if outer is not None:
+        outer.check()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        if count <= 1:
+            return _solve_inline(hand, model, deadline, time_limit, outer, opts)
+        parts = _Batch([_Unit(hand, card) for card in cards], model, count, opts).run(
+            deadline, time_limit, outer
+        )
+    except TimeoutError:
+        raise TimeoutError(
+            f"no answer within {time_limit:g} s of search on {count} thread(s)"
+        ) from None
+    values = {card: v for part in parts for card, v in part.values.items()}
+    return Solution(
+        parts[0].seat,
+        dict(sorted(values.items(), key=lambda cv: cv[0].index)),
+        sum(part.nodes for part in parts),
+        model,
+    )
 
 
 def analyse_many(
@@ -144,15 +195,25 @@ def _solve_inline(
         raise TimeoutError(f"no answer within {time_limit:g} s for the batch") from None
 
 
-class _Batch:
-    """The worker threads of one `solve_many` call and what they found."""
+@dataclass(frozen=True)
+class _Unit:
+    """What a worker solves at once: a position, or one card of it (and the
+    cards equivalent to that card)."""
 
-    def __init__(self, hands: list[Hand], model: Model, threads: int, opts: int | None) -> None:
-        self.hands = hands
+    hand: Hand
+    card: Card | None = None
+
+
+class _Batch:
+    """The worker threads of one `solve_many` or `solve_split` call and what
+    they found."""
+
+    def __init__(self, units: list[_Unit], model: Model, threads: int, opts: int | None) -> None:
+        self.units = units
         self.model = model
         self.threads = threads
         self.opts = opts
-        self.results: list[Solution | None] = [None] * len(hands)
+        self.results: list[Solution | None] = [None] * len(units)
         #: The next position to take (next() on a count is atomic under the GIL).
         self.next = itertools.count()
         #: The workers' own token: the caller's cancel, an error or the clock sets it.
@@ -206,15 +267,24 @@ class _Batch:
             _give_back(tables)
 
     def _solve_with(self, tables: _search.SearchTables) -> None:
+        #: The thread's last card's value, where its next card of the same
+        #: position starts (as one solve starts each card at the one before).
+        last: tuple[Hand, int] | None = None
         while not self.token.cancelled:
             index = next(self.next)
-            if index >= len(self.hands):
+            if index >= len(self.units):
                 return
+            unit = self.units[index]
+            guess = last[1] if last is not None and last[0] is unit.hand else None
             try:
-                self.results[index] = solve_hand(
-                    self.hands[index], self.opts, cancel=self.token, model=self.model,
+                solution = solve_hand(
+                    unit.hand, self.opts, cancel=self.token, model=self.model,
                     tables=tables,
+                    **({} if unit.card is None else {"cards": [unit.card], "guess": guess}),
                 )
+                self.results[index] = solution
+                if unit.card is not None:
+                    last = (unit.hand, solution.values[unit.card])
             except BaseException as error:  # handed to the caller
                 with self.lock:
                     self.errors.append((index, error))

@@ -168,15 +168,46 @@ def test_a_time_limit_gives_up_with_exit_3(tmp_path, capsys) -> None:
     assert json.loads(capsys.readouterr().out)["values"] == {"AH": 23, "5H": -8}
 
 
-def test_ctrl_c_stops_a_long_search_at_once(tmp_path) -> None:
-    """The search runs without the GIL; it still looks for Ctrl-C every few ms."""
+def test_threads_share_the_cards_for_the_same_answer(tmp_path, capsys) -> None:
+    import random
+
+    from cursedbottle.engine.rules import Rules
+    from cursedbottle.solver.sampling import random_position
+
+    pos = random_position(Rules(3), random.Random(5), 5, in_trick=1)
+    path = _write(tmp_path, pos.to_json())
+    assert main(["solve", path]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["solve", path, "--threads", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert len(one["values"]) >= 2
+    assert {k: v for k, v in two.items() if k != "nodes"} == {
+        k: v for k, v in one.items() if k != "nodes"
+    }
+    assert main(["solve", path, "--threads", "0"]) == 2
+    assert "--threads: 0 is not at least 1" in capsys.readouterr().err
+
+
+def test_threads_give_up_at_the_time_limit_with_exit_3(tmp_path, capsys) -> None:
+    path = _early_devils_eye(tmp_path)
+    assert main(["solve", str(path), "--time-limit", "0.3", "--threads", "2"]) == 3
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no answer within 0.3 s of search on 2 thread(s)" in captured.err
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_long_search_at_once(tmp_path, threads) -> None:
+    """The search runs without the GIL; it still looks for Ctrl-C every few ms
+    (on two threads the waiting main thread takes it and stops both)."""
     import signal
     import time
 
     script = Path(sys.executable).parent / "cursed-bottle"
     path = _early_devils_eye(tmp_path)
     process = subprocess.Popen(
-        [str(script), "solve", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [str(script), "solve", str(path), "--threads", threads],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
         # Ctrl-C as a terminal delivers it: a shell starts its background jobs
         # (a CI run started with `&`) with SIGINT ignored, and a child inherits that.

@@ -1,0 +1,118 @@
+"""One position's cards shared among threads answers as one solve
+(solver/batch.py's `solve_split`, the `cards` and `guess` of `solve_hand`)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from conftest import CONFIGS, config_id
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.hand import Hand, random_deal
+from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.solver.api import root_cards, solve_hand
+from cursedbottle.solver.batch import solve_split
+from cursedbottle.solver.cancel import Cancelled, CancelToken
+from cursedbottle.solver.model import Model
+from cursedbottle.solver.sampling import random_position
+
+
+def _hands(rules: Rules, count: int, seed: str) -> list[Hand]:
+    """Engine hands by random legal play (the second bottle's cases need
+    them), 1-4 tricks left (fewer with many holders), every place in a trick."""
+    rng = random.Random(f"split:{seed}")
+    most = 3 if rules.holders >= 5 or rules.devils_eye else 4
+    out = []
+    while len(out) < count:
+        left = rng.randint(1, most)
+        dealer = rng.randrange(rules.seats)
+        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
+        while hand.phase is not Phase.OVER and (
+            hand.phase is not Phase.PLAY or len(hand.tricks) < rules.tricks - left
+            or len(hand.trick) < len(out) % rules.holders
+        ):
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase is Phase.PLAY:  # (Lopaka's card can end the hand first)
+            out.append(hand)
+    return out
+
+
+@pytest.mark.parametrize("model", list(Model), ids=str)
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_the_split_equals_one_solve(rules: Rules, model: Model) -> None:
+    for hand in _hands(rules, 6, config_id(rules)):
+        whole = solve_hand(hand, model=model)
+        split = solve_split(hand, model=model, threads=2)
+        assert (split.seat, split.values, split.model) == (whole.seat, whole.values, model)
+        # The values come in the deck's order, as one solve's.
+        assert list(split.values) == list(whole.values)
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_each_card_alone_gives_its_groups_values(rules: Rules) -> None:
+    """Every legal card is valued by exactly one of the root cards' solves,
+    whatever guess it starts from: a card's group never spills into a
+    neighbour's."""
+    rng = random.Random(f"alone:{config_id(rules)}")
+    for hand in _hands(rules, 4, f"alone:{config_id(rules)}"):
+        whole = solve_hand(hand)
+        cards = root_cards(hand)
+        assert len(set(cards)) == len(cards) and set(cards) <= set(whole.values)
+        seen = {}
+        for card in cards:
+            part = solve_hand(hand, cards=[card], guess=rng.randint(-60, 60))
+            assert card in part.values
+            assert not set(part.values) & set(seen)
+            seen.update(part.values)
+        assert seen == whole.values
+
+
+def test_lopaka_to_move_has_one_card() -> None:
+    rng = random.Random(4)
+    for _ in range(200):
+        pos = random_position(Rules(2), rng, rng.randint(2, 5), in_trick=rng.randrange(3))
+        hand = pos.to_hand()
+        if hand.holder_to_play() == hand.lopaka:
+            break
+    else:
+        pytest.fail("no position with Lopaka to move drawn")
+    assert len(root_cards(hand)) == 1
+    whole = solve_hand(hand)
+    assert solve_split(hand, threads=2).values == whole.values
+
+
+def _slow() -> Hand:
+    """A first lead of three players under max-n: many seconds a card."""
+    return random_position(Rules(3), random.Random(11), 11, in_trick=0).to_hand()
+
+
+def _threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("cb-batch")]
+
+
+def test_the_time_limit_is_wall_clock_and_stops_every_thread() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError):
+        solve_split(_slow(), model="maxn", threads=2, time_limit=0.3)
+    assert time.monotonic() - t0 < 5
+    assert _threads() == []
+
+
+def test_cancelling_stops_every_thread() -> None:
+    token = CancelToken()
+    threading.Timer(0.3, token.cancel).start()
+    with pytest.raises(Cancelled):
+        solve_split(_slow(), model="maxn", threads=2, cancel=token)
+    assert _threads() == []
+
+
+def test_threads_are_checked_and_a_setup_hand_refused() -> None:
+    rules = Rules(3, edition=Edition.BOTTLE_IMP)
+    hand = _hands(rules, 1, "bad")[0]
+    with pytest.raises(ValueError, match="threads"):
+        solve_split(hand, threads=0)
+    setup = Hand(rules, 0, *random_deal(rules, random.Random(1), 0))
+    with pytest.raises(ValueError, match="phase"):
+        solve_split(setup, threads=2)
