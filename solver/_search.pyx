@@ -211,12 +211,16 @@ cdef enum:
     #: OPT_LOW in team mode asks whether the side's ending is open
     #: (`side_endings`), not the root seat's alone.
     OPT_SIDE_LOW = 2097152
-    OPT_ALL = 4194303
+    #: The bottle question's ties (`owner_eval` equal) go by the price: the
+    #: cards below it lowest first, then those above it highest first
+    #: (`price_tie`).
+    OPT_PRICE_TIES = 4194304
+    OPT_ALL = 8388607
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 4192511
+    OPT_DEFAULT = 8386815
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -224,7 +228,8 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "quick": OPT_QUICK, "settled": OPT_SETTLED, "relative": OPT_RELATIVE,
            "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE,
            "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
-           "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW}
+           "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
+           "price-ties": OPT_PRICE_TIES}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -1420,6 +1425,16 @@ cdef inline int owner_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
             - BELOW_W * cb_popcount(root_hands & ~bit(card) & (bit(price) - 1)))
 
 
+cdef inline int64_t price_tie(int64_t v, int card, int price) noexcept nogil:
+    """A bottle question's move score `v` with its ties broken by the price
+    (OPT_PRICE_TIES; without it the higher card comes first): the cards below
+    the price lowest first, then those above it highest first.  Measured
+    (issue 17, thirteenth part): the seats against the root seat most often
+    saddle it by ducking under its card below the price or by winning above
+    it, and the root seat too does best trying its low cards first."""
+    return v * (2 * MAXC + 1) + (2 * MAXC - card if card < price else card)
+
+
 cdef inline uint64_t root_hand_cards(Ctx* c, State* s) noexcept nogil:
     """The root seat's cards in its hands (not those in the trick)."""
     cdef uint64_t m = 0
@@ -1450,8 +1465,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     """`cards` into `moves` in the order to try them, returning how many: the
     hash move first, then the killer move of this depth (OPT_KILLER), then by
     the look-ahead (`static_eval`, or for the bottle question alone
-    `owner_eval`) as the mover wants it, ties by the history counts
-    (OPT_HISTORY), then high card first.
+    `owner_eval`, its ties by the price: OPT_PRICE_TIES) as the mover wants
+    it, ties by the history counts (OPT_HISTORY), then high card first.
 
     OPT_LOW: in the points search, while the root seat's ending is open
     (OPT_SIDE_LOW: in team mode, the side's), no look-ahead and the lowest
@@ -1520,6 +1535,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
                 v = 0
             if not maximise:
                 v = -v
+            if bottle_only and (c.opts & OPT_PRICE_TIES):
+                v = price_tie(v, card, s.price)
             if lowest:
                 # (The cards come highest first: a tie goes to the lower.)
                 v = v * MAXC + MAXC - 1 - card
@@ -1555,7 +1572,8 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
         v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
         if not maximise:
             v = -v
-        n = insert_move(score, moves, n, v, card)
+        n = insert_move(score, moves, n,
+                        price_tie(v, card, s.price) if c.opts & OPT_PRICE_TIES else v, card)
     return n
 
 
