@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             line = (
                 f"{name:14} {model.value:8} n={count:<3} flat {row['flat']:>2}"
+                + (f" threads {args.threads}" if args.threads > 1 else "")
                 + (f" timeouts {row['timeouts']}" if row["timeouts"] else "")
                 + f" median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"

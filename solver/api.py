@@ -171,9 +171,9 @@ def solve_hand(
         guess=None if guess is None else guess // factor,
         **({} if tt_start_bits is None else {"tt_start_bits": tt_start_bits}),
     )
-    cards = hand.deck.cards
+    deck = hand.deck.cards
     return Solution(
-        problem.root, {cards[c]: factor * v for c, v in sorted(values.items())}, nodes, model
+        problem.root, {deck[c]: factor * v for c, v in sorted(values.items())}, nodes, model
     )
 
 
