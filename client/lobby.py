@@ -105,10 +105,15 @@ class LobbyScreen(Screen):
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
         try:
-            self.tables = await self.session.list_tables()
+            tables = await self.session.list_tables()
         except grpc.aio.AioRpcError as exc:
+            if self._taken_down():
+                return
             self.query_one("#lobbymsg", Static).update(plain(refusal(self.tr, exc)))
             return
+        if self._taken_down():
+            return
+        self.tables = tables
         tr = self.tr
         table = self.query_one(DataTable)
         at = self._selected()
@@ -139,6 +144,11 @@ class LobbyScreen(Screen):
             self.aim = None
         self._placed = True
         self._message()
+
+    def _taken_down(self) -> bool:
+        """Whether the screen's widgets are gone (the app quitting) while a list
+        was on its way: there is nothing left to show it in."""
+        return not self.query("#lobbymsg")
 
     def _message(self) -> None:
         """The keys (and what the star means), under a refusal of the last few seconds."""

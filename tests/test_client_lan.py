@@ -241,3 +241,25 @@ def test_after_the_game_play_again_makes_the_table_anew():
                 assert app.is_running
 
     run(main())
+
+
+def test_a_list_on_its_way_when_the_lobby_is_taken_down_is_dropped():
+    """The lobby lists the tables again every few seconds; a list that arrives
+    after its widgets are gone (the app quitting) is dropped, not an error at
+    the exit (seen once, under load: the refresh failing on its missing table)."""
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, name="Ann", remember_seats=False)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                lobby = app.screen
+                await until(pilot, lambda: app.tr("no_tables") in screen_text(app))
+                await lobby.remove_children()
+                worker = lobby.action_refresh()
+                await worker.wait()  # WorkerFailed, were it to look for its table
+                assert worker.is_finished and worker.error is None
+                await pilot.press("q")
+                await until(pilot, lambda: not app.is_running)
+
+    run(main())
