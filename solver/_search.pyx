@@ -254,7 +254,8 @@ cdef enum:
 cdef enum:
     CHECK_MASK = 0xFFFF
 #: Ordering weights of `avoid` (measured: the count of the root seat's cards
-#: below the price is the feature that matters, 4x fewer nodes than without).
+#: below the price is the feature that matters, 4x fewer nodes than without;
+#: the owner only breaks its ties, and not with OPT_PRICE_TIES).
 cdef enum:
     OWN_W = 1
 cdef enum:
@@ -1409,11 +1410,11 @@ cdef inline int ending_score(Ctx* c, int owner, int taken, int taken2) noexcept 
 
 cdef inline int owner_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
                            uint64_t root_hands) noexcept nogil:
-    """Move ordering for `avoid`, from the root seat's side: the cards whose
-    trick, were it to end now, leaves the root seat rid of the bottle, and
-    then by how few cards below the price the root seat would still hold
+    """Move ordering for `avoid`, from the root seat's side: by how few cards
+    below the price the root seat would still hold were the trick to end now
     (`root_hands`: its cards in the hands, before this one is played; `t`:
-    the trick so far)."""
+    the trick so far), then (without OPT_PRICE_TIES, whose order of the ties
+    does better) the cards whose trick leaves it rid of the bottle."""
     cdef int owner = s.owner, price = s.price
     if card < s.price and card > t.low:
         owner = c.holder_seat[h]
@@ -1421,7 +1422,7 @@ cdef inline int owner_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
     elif t.low >= 0:
         owner = t.low_seat
         price = t.low
-    return (OWN_W * (owner != c.root)
+    return (OWN_W * (owner != c.root and not (c.opts & OPT_PRICE_TIES))
             - BELOW_W * cb_popcount(root_hands & ~bit(card) & (bit(price) - 1)))
 
 

@@ -22,7 +22,7 @@ def test_on_by_default() -> None:
 
 @pytest.mark.parametrize("rules", [Rules(4), Rules(2)], ids=config_id)
 def test_the_ties_save_nodes(rules: Rules) -> None:
-    """Eight tricks left, at a trick's start: 15 % and 19 % fewer nodes on
+    """Eight tricks left, at a trick's start: 27 % and 26 % fewer nodes on
     these positions (measured), the values the same.  (At the first lead of
     three players the bottle question's median positions take 1.3-1.4x
     fewer: bench/solver_bench.py, solver/README.md.)"""
@@ -37,4 +37,4 @@ def test_the_ties_save_nodes(rules: Rules) -> None:
         assert a.values == b.values
         with_it += a.nodes
         without += b.nodes
-    assert with_it < 0.92 * without, (with_it, without)
+    assert with_it < 0.85 * without, (with_it, without)
