@@ -26,6 +26,7 @@ from .new_table import CreateScreen, NewTable
 from .refusals import refusal
 from .review import HistoryScreen
 from .store import SeatStore
+from .teardown import taken_down
 
 #: How long a refusal stays above the lobby's keys.
 NOTICE_SECONDS = 10.0
@@ -107,11 +108,11 @@ class LobbyScreen(Screen):
         try:
             tables = await self.session.list_tables()
         except grpc.aio.AioRpcError as exc:
-            if self._taken_down():
+            if taken_down(self, "#lobbymsg"):
                 return
             self.query_one("#lobbymsg", Static).update(plain(refusal(self.tr, exc)))
             return
-        if self._taken_down():
+        if taken_down(self, "#lobbymsg"):
             return
         self.tables = tables
         tr = self.tr
@@ -144,11 +145,6 @@ class LobbyScreen(Screen):
             self.aim = None
         self._placed = True
         self._message()
-
-    def _taken_down(self) -> bool:
-        """Whether the screen's widgets are gone (the app quitting) while a list
-        was on its way: there is nothing left to show it in."""
-        return not self.query("#lobbymsg")
 
     def _message(self) -> None:
         """The keys (and what the star means), under a refusal of the last few seconds."""

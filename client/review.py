@@ -33,6 +33,7 @@ from .literal import plain, plain_cells
 from .log_lines import says_you, shown_name, told_apart
 from .net import Seat, Session
 from .refusals import refusal
+from .teardown import taken_down
 
 Loader = Callable[[], Awaitable[table_pb2.HandReview]]
 
@@ -264,9 +265,11 @@ class ReviewScreen(ModalScreen[None]):
         try:
             review = await self.loader()
         except grpc.aio.AioRpcError as exc:
-            self.show_error(refusal(self.tr, exc))
+            if not taken_down(self, "#reviewtext"):
+                self.show_error(refusal(self.tr, exc))
             return
-        self.show(review)
+        if not taken_down(self, "#reviewtext"):
+            self.show(review)
 
     def show(self, review: table_pb2.HandReview) -> None:
         self.review = review
@@ -340,12 +343,17 @@ class HistoryScreen(Screen):
 
     @work(exclusive=True, group="history")
     async def action_refresh(self) -> None:
-        msg = self.query_one("#histmsg", Static)
         try:
-            self.hands = await self.session.list_hands()
+            hands = await self.session.list_hands()
         except grpc.aio.AioRpcError as exc:
-            msg.update(Text(self.tr("refused", msg=refusal(self.tr, exc)), style="bold red"))
+            if not taken_down(self, "#histmsg"):
+                self.query_one("#histmsg", Static).update(
+                    Text(self.tr("refused", msg=refusal(self.tr, exc)), style="bold red"))
             return
+        if taken_down(self, "#histmsg"):
+            return
+        self.hands = hands
+        msg = self.query_one("#histmsg", Static)
         table = self.query_one(DataTable)
         table.clear()
         for i, hand in enumerate(self.hands):

@@ -9,6 +9,8 @@ numbers mean.  The lobby's history lists the hand and opens it.
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 from client_support import (
     SIZE,
@@ -232,5 +234,44 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
             line = next(st for st in strips if "Keine Analyse" in st.text)
             colours = [seg.style.color.get_truecolor() for seg in line if "Analyse" in seg.text]
             assert colours and all(c.red > 150 and c.green < 100 for c in colours), colours
+
+    run(main())
+
+
+def test_answers_on_their_way_when_the_screens_are_taken_down_are_dropped():
+    """A review or a list of hands that arrives after its screen's widgets are
+    gone (the screen closed, the app quitting) is dropped: a worker that looked
+    for them would fail, and a failed worker ends the app."""
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, name="Ann", remember_seats=False)
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: app.tr("no_tables") in screen_text(app))
+                await pilot.press("h")
+                await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+                history = app.screen
+                await until(pilot, lambda: app.tr("history_none") in screen_text(app))
+                await history.remove_children()
+                worker = history.action_refresh()
+                await worker.wait()  # WorkerFailed, were it to look for its table
+                assert worker.is_finished and worker.error is None
+
+                # a review whose answer the test holds back until the screen is bare
+                release = asyncio.Event()
+
+                async def held() -> table_pb2.HandReview:
+                    await release.wait()
+                    return _built_review()
+
+                review = ReviewScreen(Tr("en"), held)
+                app.push_screen(review)
+                await until(pilot, lambda: app.screen is review and review.query("#reviewtext"))
+                await review.remove_children()
+                release.set()
+                await until(pilot, lambda: not any(w.is_running for w in app.workers
+                                                   if w.group == "review"))
+                assert app.is_running and review.review is None and review.error is None
+                await pilot.press("escape")
 
     run(main())
