@@ -157,6 +157,14 @@ def solve_hand(
     if token is not None:
         token.check()
     problem, factor = _problem(hand, model)
+    if cards is not None:
+        searched = _root_cards(problem, hand, opts)
+        stray = [c for c in cards if c not in searched]
+        if stray:
+            raise ValueError(
+                f"cards: {', '.join(c.ascii for c in stray)} not among the cards a solve"
+                f" of this position searches ({', '.join(c.ascii for c in searched)})"
+            )
     cards_left = sum(bin(m).count("1") for m in hand.holdings)
     values, nodes = _search.solve_state(
         problem,
@@ -182,7 +190,10 @@ def root_cards(
 ) -> list[Card]:
     """The cards a solve of `hand` searches, highest first: one of each group of
     equivalent cards (the others take its value), Lopaka's one card."""
-    problem, _ = _problem(hand, Model(model))
+    return _root_cards(_problem(hand, Model(model))[0], hand, opts)
+
+
+def _root_cards(problem: Problem, hand: Hand, opts: int | None) -> list[Card]:
     indices = _search.root_cards(problem, opts=_search.ALL_OPTIONS if opts is None else opts)
     return [hand.deck.cards[i] for i in indices]
 

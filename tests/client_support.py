@@ -60,6 +60,15 @@ async def until(pilot, cond: Callable[[], bool], timeout: float = 30.0) -> None:
         await pilot.pause(0.02)
 
 
+async def refresh_when_bare(screen) -> None:
+    """The screen's refresh run after its widgets are gone (as when the app quits
+    while an answer is on its way): it must end without an error."""
+    await screen.remove_children()
+    worker = screen.action_refresh()
+    await worker.wait()  # WorkerFailed, were it to look for its widgets
+    assert worker.is_finished and worker.error is None
+
+
 async def click(pilot, selector: str, timeout: float = 10.0) -> None:
     """Click a widget once the layout has settled, and fail if the click missed it.
 

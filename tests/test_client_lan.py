@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from client_support import SIZE, click, local_server, new_table_form, run, screen_text, until
+from client_support import (
+    SIZE,
+    click,
+    local_server,
+    new_table_form,
+    refresh_when_bare,
+    run,
+    screen_text,
+    until,
+)
 from cursedbottle.client import CursedBottleApp
 from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS
@@ -255,10 +264,7 @@ def test_a_list_on_its_way_when_the_lobby_is_taken_down_is_dropped():
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                 lobby = app.screen
                 await until(pilot, lambda: app.tr("no_tables") in screen_text(app))
-                await lobby.remove_children()
-                worker = lobby.action_refresh()
-                await worker.wait()  # WorkerFailed, were it to look for its table
-                assert worker.is_finished and worker.error is None
+                await refresh_when_bare(lobby)
                 await pilot.press("q")
                 await until(pilot, lambda: not app.is_running)
 

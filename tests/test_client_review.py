@@ -17,6 +17,7 @@ from client_support import (
     local_server,
     play_by_keys,
     quick_app,
+    refresh_when_bare,
     run,
     screen_text,
     table_screen,
@@ -252,10 +253,7 @@ def test_answers_on_their_way_when_the_screens_are_taken_down_are_dropped():
                 await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
                 history = app.screen
                 await until(pilot, lambda: app.tr("history_none") in screen_text(app))
-                await history.remove_children()
-                worker = history.action_refresh()
-                await worker.wait()  # WorkerFailed, were it to look for its table
-                assert worker.is_finished and worker.error is None
+                await refresh_when_bare(history)
 
                 # a review whose answer the test holds back until the screen is bare
                 release = asyncio.Event()

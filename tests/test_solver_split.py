@@ -113,6 +113,11 @@ def test_threads_are_checked_and_a_setup_hand_refused() -> None:
     hand = _hands(rules, 1, "bad")[0]
     with pytest.raises(ValueError, match="threads"):
         solve_split(hand, threads=0)
+    # a card the solve does not search (another seat's) is named, not answered empty
+    other = next(c for c in hand.deck.cards if c not in root_cards(hand)
+                 and c not in solve_hand(hand).values)
+    with pytest.raises(ValueError, match=f"cards: {other.ascii} not among"):
+        solve_hand(hand, cards=[other])
     setup = Hand(rules, 0, *random_deal(rules, random.Random(1), 0))
     with pytest.raises(ValueError, match="phase"):
         solve_split(setup, threads=2)
