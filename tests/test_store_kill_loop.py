@@ -65,6 +65,7 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
                     )
                     humans = [*humans, Human(table_id, joined.token, seat)]
                 host = made.host_token
+            acked_before = sum(len(h.acks) for h in humans)
             for h in humans:
                 h.closed = None
                 h.acted_at = -1
@@ -73,8 +74,14 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
                 await asyncio.sleep(0.1)
                 await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
 
-            async def killer() -> None:  # (started once the game is: a waiting table is dull)
-                await asyncio.sleep(rng.uniform(0.02, 0.25))
+            async def killer() -> None:
+                # A life lasts a random number of acknowledged actions, then a random
+                # moment more (inside an Act, a write, a stream): counted in actions, not
+                # seconds, so a slow machine gets through the game in as many lives.
+                target = acked_before + rng.randint(1, 60)
+                while sum(len(h.acks) for h in humans) < target:
+                    await asyncio.sleep(0.002)
+                await asyncio.sleep(rng.uniform(0, 0.05))
                 server.kill()
 
             kill = asyncio.create_task(killer())
