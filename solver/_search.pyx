@@ -327,6 +327,20 @@ cdef struct Table:
     uint64_t used
 
 
+cdef struct Probe:
+    int card
+    #: The probe asked "is the value at least b?" (the window b - 1, b) ...
+    int b
+    #: ... and the fail-soft answer was g (>= b: yes).
+    int g
+    int64_t nodes
+
+
+#: The probes `LAST_STATS["probes_by_card"]` keeps (the rest are counted only).
+cdef enum:
+    PROBE_LOG = 512
+
+
 cdef struct Ctx:
     int nholders
     int holder_seat[MAXH]
@@ -405,13 +419,20 @@ cdef struct Ctx:
     int8_t killer[2][MAXC + 1]
     #: Counters for profiling (LAST_STATS): table probes and hits (main,
     #: bottle question), the place of the move that cut off (0-3, 4+), nodes
-    #: without a cut-off, nodes by tricks left, nodes and probes by root card.
+    #: without a cut-off (and of those, the root side's), nodes by tricks
+    #: left, nodes and probes by root card, the main search's trick starts
+    #: by the root seat's ending (open, free, owner), and each probe of MTD(f).
     int64_t looks
     int64_t hits
     int64_t alooks
     int64_t ahits
     int64_t cut_at[5]
     int64_t no_cut
+    int64_t no_cut_root
+    int64_t ends_nodes[3]
+    int card_now
+    int nprobes_logged
+    Probe probe_log[PROBE_LOG]
     int64_t etc_cuts
     int64_t dnodes[17]
     #: Tricks left by the count of cards in play (for dnodes, no division a node).
@@ -1679,6 +1700,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
             break
     else:
         c.no_cut += 1
+        c.no_cut_root += maximise
     if use_tt:
         mark_owner(c, ok, 1 if result else -1)
     return result
@@ -1732,6 +1754,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         relative = tt_key(c, s, inplay, key, okey, &ends, &rtaken, &rmax)
         owner_max = -c.pile - (s.taken if c.hot else 0)
         both_open = ends == ENDS_OPEN
+        c.ends_nodes[ends - ENDS_OPEN] += 1
         if both_open and (c.opts & OPT_OWNER):
             # Whether the root seat can avoid the bottle does not depend on its points.
             oe = bucket_entry(tt_bucket(c, okey), okey)
@@ -1801,6 +1824,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             break
     else:
         c.no_cut += 1
+        c.no_cut_root += maximise
     if stored:
         # A fail-low result is an upper bound, a fail-high one a lower bound.
         lower = best if best > alpha0 else -INF
@@ -1845,8 +1869,7 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     if guess > hi:
         guess = hi
     if (c.opts & OPT_AVOID) and guess > s.taken and lo < s.taken <= hi:
-        g = search(c, s, s.taken - 1, s.taken)
-        c.probes += 1
+        g = probe(c, s, s.taken)
         if g < s.taken:
             hi = g
         else:
@@ -1857,8 +1880,7 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
             guess = lo
     b = guess if guess > lo else lo + 1
     while lo < hi and not c.stop:
-        g = search(c, s, b - 1, b)
-        c.probes += 1
+        g = probe(c, s, b)
         if g < b:
             hi = g
             run = run - 1 if run < 0 else -1
@@ -1872,6 +1894,20 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
         if b <= lo:
             b = lo + 1
     return lo
+
+
+cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
+    """One zero-window probe of `exact`: whether the value is at least b
+    (fail-soft), counted and logged for LAST_STATS."""
+    cdef int64_t nodes = c.nodes
+    cdef int g = search(c, s, b - 1, b)
+    cdef Probe* p
+    c.probes += 1
+    if c.nprobes_logged < PROBE_LOG:
+        p = &c.probe_log[c.nprobes_logged]
+        p.card, p.b, p.g, p.nodes = c.card_now, b, g, c.nodes - nodes
+        c.nprobes_logged += 1
+    return g
 
 
 cdef inline int gallop_step(Ctx* c, int run) noexcept nogil:
@@ -2215,6 +2251,7 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t onl
     cdef int64_t nodes, probes
     if h == c.lopaka:
         card = lopaka_card(c, s, h)
+        c.card_now = card
         child = s[0]
         play(c, &child, h, card)
         values[card] = maxn_value(c, &child) if maxn else exact(
@@ -2234,6 +2271,7 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t onl
         child = s[0]
         play(c, &child, card_holder(c, s, h, card), card)
         nodes, probes = c.nodes, c.probes
+        c.card_now = card
         values[card] = maxn_value(c, &child) if maxn else exact(c, &child, guess)
         c.card_nodes[card] = c.nodes - nodes
         c.card_probes[card] = c.probes - probes
@@ -2379,6 +2417,14 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     LAST_STATS["avoid_tt_hits"] = c.ahits
     LAST_STATS["cut_at"] = [c.cut_at[i] for i in range(5)]
     LAST_STATS["no_cut"] = c.no_cut
+    LAST_STATS["no_cut_root_side"] = c.no_cut_root
+    LAST_STATS["trick_starts_by_ending"] = {
+        "open": c.ends_nodes[0], "free": c.ends_nodes[1], "owner": c.ends_nodes[2]}
+    probes_by_card = {}
+    for i in range(c.nprobes_logged):
+        probes_by_card.setdefault(c.probe_log[i].card, []).append(
+            (c.probe_log[i].b, c.probe_log[i].g, c.probe_log[i].nodes))
+    LAST_STATS["probes_by_card"] = probes_by_card
     LAST_STATS["etc_cuts"] = c.etc_cuts
     LAST_STATS["nodes_by_tricks_left"] = [c.dnodes[i] for i in range(17)]
     LAST_STATS["by_card"] = {card: (values[card], c.card_nodes[card], c.card_probes[card])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import CONFIGS as EVERY_RULE_SET
+from conftest import config_id
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.records import HandRecord, RecordError, record_of, replay_hand
@@ -235,3 +237,46 @@ def test_the_profile_counts_each_root_cards_nodes_and_probes() -> None:
     for card, (value, nodes, probes) in by_card.items():
         assert values[card] == value and nodes >= 0 and probes >= 0
     assert any(probes for _, _, probes in by_card.values())
+
+
+@pytest.mark.parametrize("rules", [r for r in EVERY_RULE_SET if not r.second_bottle], ids=config_id)
+def test_the_probe_log_agrees_with_the_values(rules: Rules) -> None:
+    """`LAST_STATS["probes_by_card"]`: each MTD(f) probe "value >= b?" of each
+    root card with its fail-soft answer g, which bounds the card's value (g >= b:
+    at least g; else at most g); the probes' nodes are the card's.  And the
+    other counters of bench/solver_profile.py stay within the solve's nodes."""
+    from cursedbottle.solver import _search
+    from cursedbottle.solver.sampling import random_position
+
+    rng = random.Random(f"probe-log:{config_id(rules)}")
+    probed = 0
+    for i in range(6):
+        pos = random_position(rules, rng, 3 + i % 2, in_trick=i % rules.holders)
+        sol = solve(pos)
+        stats = _search.LAST_STATS
+        for card, (value, nodes, probes) in stats["by_card"].items():
+            log = stats["probes_by_card"].get(card, [])
+            assert len(log) == probes and sum(n for _, _, n in log) <= nodes
+            for b, g, _ in log:
+                assert value >= g if g >= b else value <= g, (card, value, log)
+            probed += len(log)
+        assert sum(stats["trick_starts_by_ending"].values()) <= sol.nodes
+        assert 0 <= stats["no_cut_root_side"] <= stats["no_cut"] <= sol.nodes
+    assert probed, "no position needed a probe"
+
+
+def test_the_profile_benchmark_runs() -> None:
+    """bench/solver_profile.py, the tool behind solver/README.md's profiles."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "solver_profile.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--suite", "3p-5", "--positions", "4", "--top", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert out.startswith("3p-5: 4 positions") and "#" in out and " value " in out, out
