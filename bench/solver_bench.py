@@ -170,7 +170,8 @@ def run_suite(
         flat += len(set(sol.values.values())) == 1
         if reference:
             start = time.perf_counter()
-            _, values, _ = reference_solve(pos.to_hand(), model)
+            # (The plain minimax: the ratios in bench/README.md are against it.)
+            _, values, _ = reference_solve(pos.to_hand(), model, prune=False)
             ref_times.append(time.perf_counter() - start)
             if opts == _search.ALL_OPTIONS and values != sol.values:
                 raise SystemExit(f"{name}: the reference disagrees on {json.dumps(pos.to_json())}")

@@ -3,15 +3,21 @@
 It exists to be obviously right, not fast: every move goes through
 `Hand.legal_actions()` and `Hand.apply()`, Lopaka moves through
 `Hand.autoplay()`, and a finished hand is valued with `Hand.scores()`, so it
-shares no rule code with the compiled search it checks.  The only addition to
-the textbook searches is a memo keyed on the complete state of the hand (every
+shares no rule code with the compiled search it checks.  The only additions to
+the textbook searches are a memo keyed on the complete state of the hand (every
 holding, the trick, the leader, price, owner, the other bottle's state and
 every seat's taken cards): the rest of the hand is a function of exactly that,
 so the memo cannot change a value, it only keeps the differential tests
-affordable.
+affordable; and for the paranoid model textbook alpha-beta, whose memo keeps
+only the values that came out strictly inside their window (exact ones).
+`reference_solve(..., prune=False)` is the plain minimax, and the tests hold
+the two equal on every rule set (tests/test_solver_reference.py): the
+pruned one lets the full differential run reach six players in team mode.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..engine.cards import Card
 from ..engine.hand import Hand
@@ -89,6 +95,45 @@ class ReferenceSolver(_Search):
         return max(values) if seat in self.side else min(values)
 
 
+class ReferenceAlphaBeta(ReferenceSolver):
+    """The same minimax by alpha-beta (fail-soft): a value strictly inside its
+    window (alpha, beta) is the position's exact value, and only such values
+    are memoised; one on or outside the window is only a bound, and a cut-off
+    leaves the rest of a seat's cards unsearched."""
+
+    def value(self, hand: Hand, alpha: float = -math.inf, beta: float = math.inf) -> int:
+        self.nodes += 1
+        if hand.is_over:
+            return self.leaf(hand)
+        key = _key(hand)
+        if key in self._memo:
+            return self._memo[key]
+        window = (alpha, beta)
+        seat = hand.to_act()[0]
+        if seat == hand.lopaka:
+            child = hand.copy()
+            child.autoplay()
+            result = self.value(child, alpha, beta)
+        else:
+            maximise = seat in self.side
+            result = -math.inf if maximise else math.inf
+            for action in hand.legal_actions(seat):
+                child = hand.copy()
+                child.apply(action)
+                v = self.value(child, alpha, beta)
+                if maximise:
+                    result = max(result, v)
+                    alpha = max(alpha, v)
+                else:
+                    result = min(result, v)
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+        if window[0] < result < window[1]:
+            self._memo[key] = result
+        return result
+
+
 class ReferenceMaxn(_Search):
     """Max-n for one root seat, word for word RULES.md's "each for itself".
 
@@ -111,11 +156,13 @@ class ReferenceMaxn(_Search):
 
 
 def reference_solve(
-    hand: Hand, model: Model | str = Model.PARANOID
+    hand: Hand, model: Model | str = Model.PARANOID, prune: bool = True
 ) -> tuple[int, dict[Card, int], int]:
     """(seat to move, value of each legal card, nodes) for a hand in its play phase.
 
     With Lopaka to move, the one card his policy plays, valued for his own score.
+    `prune`: the paranoid model by alpha-beta (else plain minimax; max-n is
+    always searched in full).
     """
     model = Model(model)
     seat = hand.to_act()[0]
@@ -128,7 +175,8 @@ def reference_solve(
 
         counter: _Search = maxn
     else:
-        counter = ReferenceSolver(seat, rules.side_of[seat] if rules.teams else ())
+        side = rules.side_of[seat] if rules.teams else ()
+        counter = ReferenceAlphaBeta(seat, side) if prune else ReferenceSolver(seat, side)
         value = counter.value
     values: dict[Card, int] = {}
     if seat == hand.lopaka:
