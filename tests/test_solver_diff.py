@@ -8,10 +8,11 @@ test run; the full run of the issue's bar is
 
     CB_DIFF_POSITIONS=2000 .venv/bin/pytest tests/test_solver_diff.py
 
-(about 45 minutes on this two-core machine, most of it the 4-player cases:
-the reference is deliberately naive; the Bottle Imp's configurations add
-some twenty minutes, the team mode with four players the most).  The second
-bottle's cases are engine Hands, not positions (a position has one bottle).
+(the paranoid half about 10 minutes on this two-core machine, its reference
+alpha-beta, held equal to plain minimax by tests/test_solver_reference.py;
+the max-n half far longer, its reference searching every card of every
+seat, six players in team mode the most).  The second bottle's cases are
+engine Hands, not positions (a position has one bottle).
 """
 
 from __future__ import annotations
