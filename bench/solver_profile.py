@@ -58,21 +58,35 @@ def report(index: int, stats: dict) -> str:
     return "\n".join(lines)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return n
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", required=True, choices=sorted({*SUITES, *TIPS_SUITES}))
-    parser.add_argument("--positions", type=int, default=20, help="positions of the suite solved")
-    parser.add_argument("--top", type=int, default=3, help="the heaviest positions shown")
+    parser.add_argument(
+        "--positions", type=positive, default=20, help="positions of the suite solved"
+    )
+    parser.add_argument("--top", type=positive, default=3, help="the heaviest positions shown")
     args = parser.parse_args()
     rows = [(i, profile(p)) for i, p in enumerate(positions(args.suite, args.positions))]
     rows.sort(key=lambda row: -row[1]["nodes"])
+    top = min(args.top, len(rows))
     total = sum(stats["nodes"] for _, stats in rows)
-    heaviest = sum(stats["nodes"] for _, stats in rows[: args.top])
+    heaviest = sum(stats["nodes"] for _, stats in rows[:top])
     print(
         f"{args.suite}: {len(rows)} positions, {total:,} nodes;"
-        f" the {args.top} heaviest hold {heaviest / total:.0%}"
+        f" the {top} heaviest hold {heaviest / max(total, 1):.0%}"
     )
-    for index, stats in rows[: args.top]:
+    for index, stats in rows[:top]:
         print(report(index, stats))
 
 

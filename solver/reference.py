@@ -18,6 +18,7 @@ pruned one lets the full differential run reach six players in team mode.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from ..engine.cards import Card
 from ..engine.hand import Hand
@@ -37,16 +38,28 @@ def _key(hand: Hand) -> tuple:
     )
 
 
+def _children(hand: Hand, seat: int) -> Iterator[tuple[int, Hand]]:
+    """(card, the hand after it) for each legal card of the seat, one at a time."""
+    for action in hand.legal_actions(seat):
+        child = hand.copy()
+        child.apply(action)
+        yield action.card.index, child
+
+
 class _Search:
-    """The tree walk both models share: Lopaka by his policy, the memo, and the
+    """The tree walk every model shares: Lopaka by his policy, the memo, and the
     legal cards of every other seat, one child each; `leaf` values a
-    finished hand and `choose` picks among (card, child value) pairs."""
+    finished hand and `choose` values the children (`self.value`) and picks.
+
+    (alpha, beta) is the window of a pruning search (alpha-beta): a value on
+    or outside it may be a bound only, so only those `exact` accepts are
+    memoised.  The plain searches ignore it: every value of theirs is exact."""
 
     def __init__(self) -> None:
         self.nodes = 0
         self._memo: dict[tuple, object] = {}
 
-    def value(self, hand: Hand):
+    def value(self, hand: Hand, alpha: float = -math.inf, beta: float = math.inf):
         self.nodes += 1
         if hand.is_over:
             return self.leaf(hand)
@@ -57,22 +70,21 @@ class _Search:
         if seat == hand.lopaka:
             child = hand.copy()
             child.autoplay()
-            result = self.value(child)
+            result = self.value(child, alpha, beta)
         else:
-            children = []
-            for action in hand.legal_actions(seat):
-                child = hand.copy()
-                child.apply(action)
-                children.append((action.card.index, self.value(child)))
-            result = self.choose(seat, children)
-        self._memo[key] = result
+            result = self.choose(seat, _children(hand, seat), alpha, beta)
+        if self.exact(result, alpha, beta):
+            self._memo[key] = result
         return result
 
     def leaf(self, hand: Hand):
         raise NotImplementedError
 
-    def choose(self, seat: int, children: list[tuple[int, object]]):
+    def choose(self, seat: int, children: Iterator[tuple[int, Hand]], alpha: float, beta: float):
         raise NotImplementedError
+
+    def exact(self, result, alpha: float, beta: float) -> bool:
+        return True
 
 
 class ReferenceSolver(_Search):
@@ -90,8 +102,9 @@ class ReferenceSolver(_Search):
     def leaf(self, hand: Hand) -> int:
         return hand.scores()[self.root]
 
-    def choose(self, seat: int, children: list[tuple[int, int]]) -> int:
-        values = [v for _, v in children]
+    def choose(self, seat: int, children: Iterator[tuple[int, Hand]], alpha: float,
+               beta: float) -> int:
+        values = [self.value(child) for _, child in children]
         return max(values) if seat in self.side else min(values)
 
 
@@ -101,37 +114,24 @@ class ReferenceAlphaBeta(ReferenceSolver):
     are memoised; one on or outside the window is only a bound, and a cut-off
     leaves the rest of a seat's cards unsearched."""
 
-    def value(self, hand: Hand, alpha: float = -math.inf, beta: float = math.inf) -> int:
-        self.nodes += 1
-        if hand.is_over:
-            return self.leaf(hand)
-        key = _key(hand)
-        if key in self._memo:
-            return self._memo[key]
-        window = (alpha, beta)
-        seat = hand.to_act()[0]
-        if seat == hand.lopaka:
-            child = hand.copy()
-            child.autoplay()
-            result = self.value(child, alpha, beta)
-        else:
-            maximise = seat in self.side
-            result = -math.inf if maximise else math.inf
-            for action in hand.legal_actions(seat):
-                child = hand.copy()
-                child.apply(action)
-                v = self.value(child, alpha, beta)
-                if maximise:
-                    result = max(result, v)
-                    alpha = max(alpha, v)
-                else:
-                    result = min(result, v)
-                    beta = min(beta, v)
-                if alpha >= beta:
-                    break
-        if window[0] < result < window[1]:
-            self._memo[key] = result
+    def choose(self, seat: int, children: Iterator[tuple[int, Hand]], alpha: float,
+               beta: float) -> int:
+        maximise = seat in self.side
+        result = -math.inf if maximise else math.inf
+        for _, child in children:
+            v = self.value(child, alpha, beta)
+            if maximise:
+                result = max(result, v)
+                alpha = max(alpha, v)
+            else:
+                result = min(result, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
         return result
+
+    def exact(self, result: int, alpha: float, beta: float) -> bool:
+        return alpha < result < beta
 
 
 class ReferenceMaxn(_Search):
@@ -150,8 +150,10 @@ class ReferenceMaxn(_Search):
     def leaf(self, hand: Hand) -> tuple[int, ...]:
         return hand.scores()
 
-    def choose(self, seat: int, children: list[tuple[int, tuple[int, ...]]]) -> tuple[int, ...]:
-        _, best = min(children, key=lambda cv: (-cv[1][seat], cv[1][self.root], cv[0]))
+    def choose(self, seat: int, children: Iterator[tuple[int, Hand]], alpha: float,
+               beta: float) -> tuple[int, ...]:
+        valued = [(card, self.value(child)) for card, child in children]
+        _, best = min(valued, key=lambda cv: (-cv[1][seat], cv[1][self.root], cv[0]))
         return best
 
 

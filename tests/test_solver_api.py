@@ -239,20 +239,23 @@ def test_the_profile_counts_each_root_cards_nodes_and_probes() -> None:
     assert any(probes for _, _, probes in by_card.values())
 
 
-@pytest.mark.parametrize("rules", [r for r in EVERY_RULE_SET if not r.second_bottle], ids=config_id)
+@pytest.mark.parametrize("rules", EVERY_RULE_SET, ids=config_id)
 def test_the_probe_log_agrees_with_the_values(rules: Rules) -> None:
     """`LAST_STATS["probes_by_card"]`: each MTD(f) probe "value >= b?" of each
     root card with its fail-soft answer g, which bounds the card's value (g >= b:
     at least g; else at most g); the probes' nodes are the card's.  And the
     other counters of bench/solver_profile.py stay within the solve's nodes."""
-    from cursedbottle.solver import _search
-    from cursedbottle.solver.sampling import random_position
+    from cursedbottle.solver import _search, solve_hand
+    from test_solver_diff import _positions, _second_bottle_hands
 
-    rng = random.Random(f"probe-log:{config_id(rules)}")
+    seed = f"probe-log:{config_id(rules)}"
+    if rules.second_bottle:  # (a position has one bottle: engine hands)
+        hands = list(_second_bottle_hands(rules, 8, seed))
+    else:
+        hands = [pos.to_hand() for pos in _positions(rules, 8, seed)]
     probed = 0
-    for i in range(6):
-        pos = random_position(rules, rng, 3 + i % 2, in_trick=i % rules.holders)
-        sol = solve(pos)
+    for hand in hands:
+        sol = solve_hand(hand)
         stats = _search.LAST_STATS
         for card, (value, nodes, probes) in stats["by_card"].items():
             log = stats["probes_by_card"].get(card, [])
