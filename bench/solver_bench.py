@@ -19,6 +19,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py --game cursed-bottle   # only one game's suites
     .venv/bin/python bench/solver_bench.py --model both --suite 3p-8   # paranoid, then maxn
     .venv/bin/python bench/solver_bench.py --first-leads --threads 2   # each position on 2 threads
+    .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --own-tables   # a table each
 
 Each row also counts the flat positions: those where every legal card gets
 the same value (the model then ranks nothing).  `--model both` solves every
@@ -146,7 +147,7 @@ def target_met(row: dict, target: tuple[float | None, ...]) -> bool:
 
 def run_suite(
     name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
-    time_limit: float | None = None, threads: int = 1,
+    time_limit: float | None = None, threads: int = 1, shared_table: bool = True,
 ) -> dict:
     times, cpu, nodes, ref_times = [], [], [], []
     flat = timeouts = 0
@@ -155,7 +156,8 @@ def run_suite(
         try:
             if threads > 1:
                 sol = solve_split(
-                    pos, opts=opts, time_limit=time_limit, model=model, threads=threads
+                    pos, opts=opts, time_limit=time_limit, model=model, threads=threads,
+                    shared_table=shared_table,
                 )
             else:
                 sol = solve(pos, opts, time_limit=time_limit, model=model)
@@ -179,6 +181,7 @@ def run_suite(
         "suite": name,
         "model": model.value,
         "threads": threads,
+        "shared_table": threads > 1 and shared_table,
         "positions": count,
         "flat": flat,
         "timeouts": timeouts,
@@ -235,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
         help="share each position's cards among this many threads (solve_split; the"
         " time limit is then wall-clock time)",
     )
+    parser.add_argument(
+        "--own-tables", action="store_true",
+        help="with --threads: each thread its own table, not one they share (the paranoid"
+        " model; max-n's threads always keep their own)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
     count = args.positions or (5 if args.quick else 20)
@@ -255,7 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         reference = SUITES[name][2] and not args.no_reference
         if args.quick and name == "4p-5":
             reference = False
-        row = run_suite(name, count, opts, reference, model, args.time_limit, args.threads)
+        row = run_suite(
+            name, count, opts, reference, model, args.time_limit, args.threads,
+            not args.own_tables,
+        )
         if model is Model.PARANOID:
             failed |= row.get("bar_met") is False
         if args.json:
@@ -264,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             line = (
                 f"{name:14} {model.value:8} n={count:<3} flat {row['flat']:>2}"
                 + (f" threads {args.threads}" if args.threads > 1 else "")
+                + (" own tables" if args.threads > 1 and args.own_tables else "")
                 + (f" timeouts {row['timeouts']}" if row["timeouts"] else "")
                 + f" median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"

@@ -66,6 +66,14 @@ cdef extern from *:
     static inline int cb_flag_set(const unsigned char* p) {
         return p != NULL && *(volatile const unsigned char*)p != 0;
     }
+    /* An entry of a table other threads write (`Ctx.shared`): copied word by
+       word through volatile reads, so that what is checked is what is used. */
+    static inline void cb_snapshot(void* dst, const void* src, size_t words) {
+        const volatile unsigned long long* s = (const volatile unsigned long long*)src;
+        unsigned long long* d = (unsigned long long*)dst;
+        size_t i;
+        for (i = 0; i < words; i++) d[i] = s[i];
+    }
     static inline int cb_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     /* Gathering the bits of x where m is set to the low end, in order
        (`pattern`, several words through one m): one instruction each with
@@ -121,6 +129,7 @@ cdef extern from *:
     void* cb_table_alloc(size_t bytes) nogil
     void cb_table_free(void* p, size_t bytes) nogil
     int cb_flag_set(const unsigned char* p) nogil
+    void cb_snapshot(void* dst, const void* src, size_t words) nogil
 
 cdef enum:
     INF = 30000
@@ -286,6 +295,8 @@ cdef void age_history(Ctx* c) noexcept nogil:
 
 
 cdef struct Entry:
+    #: The key; in a table several threads share (`Ctx.shared`) k[0] is
+    #: stored sealed: XORed with a hash of the rest of the entry (`seal`).
     uint64_t k[5]
     int16_t lower
     int16_t upper
@@ -388,6 +399,10 @@ cdef struct Ctx:
     #: The table behind tt (or mtt): it grows during the solve (`claimed`).
     Table* table
     uint64_t gen
+    #: Other threads search the same table at once (`SearchTables(shared=True)`,
+    #: `solve_split`): its entries are read whole and checked (`seal`), written
+    #: whole, and it never grows.
+    bint shared
     int64_t nodes
     int64_t probes
     int64_t avoid_nodes
@@ -1227,8 +1242,21 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
     """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
     cdef Entry* b = tt_bucket(c, okey)
-    cdef Entry* e = bucket_entry(b, okey)
-    cdef bint new = e == NULL
+    cdef Entry* e
+    cdef Entry local
+    cdef int slot = 1
+    cdef bint new
+    if c.shared:
+        if shared_find(b, okey, &local, &slot) == NULL:
+            claim(&local, okey)
+            local.depth = 0
+            local.best = -1
+        local.lower = 1 if verdict > 0 else 0
+        local.upper = -1 if verdict < 0 else 0
+        shared_put(b, slot, &local)
+        return
+    e = bucket_entry(b, okey)
+    new = e == NULL
     if new:
         e = &b[1]
         claim(e, okey)
@@ -1272,6 +1300,48 @@ cdef inline bint same_words(uint64_t* a, uint64_t* b, int words) noexcept nogil:
     return True
 
 
+cdef inline uint64_t seal(Entry* e) noexcept nogil:
+    """What a shared table's entry stores its k[0] XORed with: a hash of the
+    key's other words and of the bounds.  Threads write an entry without a
+    lock, so a reader may see words of two writers; it takes an entry only if
+    k[0] unsealed is its key's (`shared_find`), which ties the bounds it reads
+    to the whole key they were stored under (a torn entry passes with odds of
+    2^-64, as in chess programs' lockless tables)."""
+    cdef uint64_t w[5]
+    w[0] = (<uint64_t><uint16_t>e.lower | (<uint64_t><uint16_t>e.upper << 16)
+            | (<uint64_t><uint8_t>e.best << 32) | (<uint64_t>e.depth << 40))
+    w[1], w[2], w[3], w[4] = e.k[1], e.k[2], e.k[3], e.k[4]
+    return key_hash(w, 5)
+
+
+cdef inline Entry* shared_find(Entry* b, uint64_t* k, Entry* copy, int* slot) noexcept nogil:
+    """The entry of key `k` in bucket `b` of a shared table, copied whole
+    into `copy` and checked (`seal`), and its place in the bucket; or NULL."""
+    cdef int i
+    for i in range(2):
+        cb_snapshot(copy, &b[i], sizeof(Entry) // 8)
+        if same_words(&copy.k[1], &k[1], 4) and copy.k[0] ^ seal(copy) == k[0]:
+            copy.k[0] = k[0]
+            slot[0] = i
+            return copy
+    return NULL
+
+
+cdef inline Entry* tt_find(Ctx* c, uint64_t* k, Entry* copy) noexcept nogil:
+    """The entry of key `k`, or NULL: in the table itself, or in a shared
+    table a checked copy of it (in `copy`), to read only."""
+    cdef int slot
+    if c.shared:
+        return shared_find(tt_bucket(c, k), k, copy, &slot)
+    return bucket_entry(tt_bucket(c, k), k)
+
+
+cdef inline void shared_put(Entry* b, int slot, Entry* e) noexcept nogil:
+    """Write entry `e` (its key plain) sealed into place `slot` of bucket `b`."""
+    e.k[0] ^= seal(e)
+    b[slot] = e[0]
+
+
 cdef inline Entry* tt_bucket(Ctx* c, uint64_t* k) noexcept nogil:
     """Two entries per bucket: [0] keeps the deeper position, [1] the latest."""
     return &c.tt[(key_hash(k, 5) & c.tt_mask) & ~(<uint64_t>1)]
@@ -1297,14 +1367,22 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper
                           int best_card) noexcept nogil:
     """Narrow the entry of `key` to [lower, upper] (-INF, INF: no bound)."""
     cdef Entry* b = tt_bucket(c, key)
-    cdef Entry* e = bucket_entry(b, key)
+    cdef Entry local
+    cdef int slot = 0
+    cdef Entry* e = shared_find(b, key, &local, &slot) if c.shared else bucket_entry(b, key)
     cdef bint new = e == NULL
     if new:
         if depth >= b[0].depth or ((b[0].k[4] >> GEN_SHIFT) & GEN_MASK) != c.gen:
             b[1] = b[0]
             e = &b[0]
+            slot = 0
         else:
             e = &b[1]
+            slot = 1
+        if c.shared:
+            # (b[0] and its key may be another thread's, half written: they
+            # choose the place, and nothing of them is kept.)
+            e = &local
         claim(e, key)
         e.lower = -32768
         e.upper = 32767
@@ -1315,7 +1393,9 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper
     if upper < INF and upper < e.upper:
         e.upper = upper if upper > -32768 else -32768
     e.best = best_card
-    if new:
+    if c.shared:
+        shared_put(b, slot, e)
+    elif new:
         claimed(c)  # (last: the table may move)
 
 
@@ -1630,6 +1710,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     cdef int moves[MAXC]
     cdef bint owns = s.owner == c.root, maximise, use_tt
     cdef Entry* e
+    cdef Entry ecopy
     cdef State child
     c.nodes += 1
     c.avoid_nodes += 1
@@ -1652,7 +1733,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     if use_tt:
         owner_key(c, s, inplay, ok)
         c.alooks += 1
-        e = bucket_entry(tt_bucket(c, ok), ok)
+        e = tt_find(c, ok, &ecopy)
         if e != NULL:
             c.ahits += 1
             if e.lower > 0:
@@ -1676,7 +1757,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
             child = s[0]
             play(c, &child, card_holder(c, s, h, card), card)
             owner_key(c, &child, in_play(c, &child), ok)
-            e = bucket_entry(tt_bucket(c, ok), ok)
+            e = tt_find(c, ok, &ecopy)
             if e != NULL and ((e.lower > 0) if maximise else (e.upper < 0)):
                 c.etc_cuts += 1
                 result = maximise
@@ -1715,6 +1796,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t key[5]
     cdef uint64_t okey[5]
     cdef Entry* oe
+    cdef Entry ocopy
+    cdef Entry ecopy
     cdef bint both_open = False
     cdef int owner_max = 0, rtaken = 0, rmax = 0
     cdef Entry* e
@@ -1757,7 +1840,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         c.ends_nodes[ends - ENDS_OPEN] += 1
         if both_open and (c.opts & OPT_OWNER):
             # Whether the root seat can avoid the bottle does not depend on its points.
-            oe = bucket_entry(tt_bucket(c, okey), okey)
+            oe = tt_find(c, okey, &ocopy)
             if oe != NULL:
                 if oe.upper < 0:
                     if owner_max <= alpha or not c.hot:
@@ -1769,7 +1852,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                         return s.taken
                     if s.taken > alpha:
                         alpha = s.taken
-        e = bucket_entry(tt_bucket(c, key), key)
+        e = tt_find(c, key, &ecopy)
         if e != NULL:
             c.hits += 1
             lo = e.lower
@@ -1982,7 +2065,10 @@ cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
     low ROOT_BITS are the root seat's.
     """
     cdef uint64_t entries = <uint64_t>1 << bits
-    if not kept or t.p == NULL or t.gen >= (GEN_MASK >> ROOT_BITS):
+    if (not kept or t.p == NULL or t.gen >= (GEN_MASK >> ROOT_BITS)
+            or (c.shared and t.entries < entries)):
+        # (A shared table never grows in a solve: it is made at its full size,
+        # before the threads that share it search.)
         free_table(t)
         t.entries = min(entries, <uint64_t>1 << start_bits)
         t.p = cb_table_alloc(t.entries * t.entry_size)
@@ -2084,14 +2170,22 @@ cdef class SearchTables:
     """A caller's own transposition tables (paranoid and max-n), kept between its
     solves like the module's shared ones: a thread that solves many positions
     (solver/batch.py) passes its own to `solve_state(tables=...)`, so that
-    threads never wait for, nor allocate anew, a table.  One thread at a time."""
+    threads never wait for, nor allocate anew, a table.  One thread at a time.
+
+    `shared=True`: the paranoid table of one position's solve whose cards
+    several threads search at once (`solve_split`), each storing what the
+    others may use.  Its entries are checked and written whole (`seal`), it
+    is made at its full size (it cannot grow while others read it), and the
+    max-n search, whose entries are not sealed, refuses it."""
 
     cdef Table t
     cdef Table m
+    cdef readonly bint shared
 
-    def __cinit__(self):
+    def __cinit__(self, bint shared=False):
         self.t = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0)
         self.m = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0)
+        self.shared = shared
 
     def __dealloc__(self):
         free_table(&self.t)
@@ -2303,6 +2397,45 @@ def root_cards(problem, *, int opts=OPT_DEFAULT):
     return [card for card in range(MAXC - 1, -1, -1) if (reps >> card) & 1]
 
 
+def shared_entry_reads(list words_a, list words_b, int lower_a, int lower_b):
+    """For the tests of `seal`: entries of keys a and b (five words each) with
+    the bounds [lower, lower] written into a shared table's bucket, then
+    every mix of their six words a reader might see while a and b are
+    written at once: for each, whether its words are all a's as written,
+    and what a lookup of key a returns, None (refused) or (lower, upper)."""
+    cdef Entry b[2]
+    cdef Entry written[2]
+    cdef Entry copy
+    cdef uint64_t ka[5]
+    cdef uint64_t kb[5]
+    cdef Entry* e
+    cdef int i, slot, mask
+    cdef uint64_t* src
+    cdef uint64_t* dst
+    for i in range(5):
+        ka[i], kb[i] = words_a[i], words_b[i]
+    memset(b, 0, sizeof(b))
+    memset(written, 0, sizeof(written))
+    claim(&written[0], ka)
+    claim(&written[1], kb)
+    written[0].lower = written[0].upper = lower_a
+    written[1].lower = written[1].upper = lower_b
+    shared_put(written, 0, &written[0])
+    shared_put(written, 1, &written[1])
+    out = []
+    for mask in range(64):
+        # Word i of the entry from b where bit i of mask is set, else from a.
+        memset(b, 0, sizeof(b))
+        src = <uint64_t*>written
+        dst = <uint64_t*>b
+        for i in range(6):
+            dst[i] = src[6 + i] if (mask >> i) & 1 else src[i]
+        whole = all(dst[i] == src[i] for i in range(6))
+        e = shared_find(b, ka, &copy, &slot)
+        out.append((whole, None if e == NULL else (e.lower, e.upper)))
+    return out
+
+
 def static_bounds(problem, *, int opts=OPT_DEFAULT):
     """(lo, hi): the bounds on the root side's score that need no search
     (`score_bounds`; its quick tricks only at a trick's start), for the tests."""
@@ -2373,6 +2506,11 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     if tables is not None:
         pt, mt = &tables.t, &tables.m
         own, locked = True, False
+        if tables.shared:
+            if maxn:
+                raise ValueError("solve_state: a shared table is the paranoid search's only")
+            c.shared = True
+            tt_start_bits = tt_bits
     else:
         own = locked = _TABLE_LOCK.acquire(blocking=False)
     if not own:

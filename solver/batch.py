@@ -9,7 +9,8 @@ threads, each solving one position after the other with its own table
 returns the `Solution`s in input order, the values exactly those of solving
 one by one (the node counts may differ: they depend on the table a solve
 meets).  `solve_split` spreads one position's cards over the threads instead,
-for a single position whose answer is awaited (the `solve` command).
+for a single position whose answer is awaited (the `solve` command); they
+share one table.
 
 Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
 stops every thread within 65,536 nodes; so does the first error of any
@@ -44,6 +45,10 @@ POLL_SECONDS = 0.002
 KEEP_TABLES = 4
 _spare: list[_search.SearchTables] = []
 _spare_lock = threading.Lock()
+#: The table `solve_split`'s threads share, kept between its calls as the
+#: workers' are (one call at a time uses it; another meanwhile makes its own).
+_shared = _search.SearchTables(shared=True)
+_shared_lock = threading.Lock()
 
 
 def _take_tables() -> _search.SearchTables:
@@ -68,6 +73,8 @@ def release_tables() -> None:
         for tables in _spare:
             tables.release()
         _spare.clear()
+    with _shared_lock:
+        _shared.release()
 
 
 def default_threads() -> int:
@@ -119,16 +126,21 @@ def solve_split(
     time_limit: float | None = None,
     cancel: CancelToken | None = None,
     opts: int | None = None,
+    shared_table: bool = True,
 ) -> Solution:
     """One position's `Solution` with its cards shared among `threads` threads
     (None: `default_threads()`): each thread takes the next card not yet
     searched (`api.root_cards`), so a long card does not hold up the others.
 
-    For one position at a time (the `solve` command, a hint on a known deal):
-    the threads do not share their tables, so a batch of positions is better
-    spread a position a thread (`solve_many`).  The values are those of one
-    solve; the nodes, the threads' sum, are more (bench/README.md).
-    `time_limit` is wall-clock time; cancelling as in `solve_many`."""
+    For one position at a time (the `solve` command, a hint on a known deal).
+    The paranoid search's threads share one table (`SearchTables(shared=True)`,
+    at the size the position's solve may grow to, kept between calls), so
+    that what one card's search stores serves the others'; max-n's threads
+    keep their own, and so do the paranoid search's with `shared_table=False`
+    (to measure what sharing buys).  A batch of positions is better spread a
+    position a thread (`solve_many`).  The values are those of one solve; the
+    nodes are the threads' sum (bench/README.md).  `time_limit` is wall-clock
+    time; cancelling as in `solve_many`."""
     hand = position.to_hand() if isinstance(position, Position) else position
     model = Model(model)
     if threads is not None and threads < 1:
@@ -142,9 +154,18 @@ def solve_split(
     try:
         if count <= 1:
             return _solve_inline(hand, model, deadline, time_limit, outer, opts)
-        parts = _Batch([_Unit(hand, card) for card in cards], model, count, opts).run(
-            deadline, time_limit, outer
-        )
+        share = shared_table and model is Model.PARANOID
+        kept = share and _shared_lock.acquire(blocking=False)
+        shared = _shared if kept else _search.SearchTables(shared=True) if share else None
+        try:
+            parts = _Batch(
+                [_Unit(hand, card) for card in cards], model, count, opts, shared
+            ).run(deadline, time_limit, outer)
+        finally:
+            if kept:
+                _shared_lock.release()
+            elif shared is not None:
+                shared.release()
     except TimeoutError:
         raise TimeoutError(
             f"no answer within {time_limit:g} s of search on {count} thread(s)"
@@ -208,11 +229,20 @@ class _Batch:
     """The worker threads of one `solve_many` or `solve_split` call and what
     they found."""
 
-    def __init__(self, units: list[_Unit], model: Model, threads: int, opts: int | None) -> None:
+    def __init__(
+        self,
+        units: list[_Unit],
+        model: Model,
+        threads: int,
+        opts: int | None,
+        shared: _search.SearchTables | None = None,
+    ) -> None:
         self.units = units
         self.model = model
         self.threads = threads
         self.opts = opts
+        #: One table every worker searches (`solve_split`), else each its own.
+        self.shared = shared
         self.results: list[Solution | None] = [None] * len(units)
         #: The next position to take (next() on a count is atomic under the GIL).
         self.next = itertools.count()
@@ -259,12 +289,13 @@ class _Batch:
         return self.results  # type: ignore[return-value]
 
     def _work(self) -> None:
-        tables = _take_tables()
+        tables = self.shared if self.shared is not None else _take_tables()
         try:
             with cancellable(self.token):
                 self._solve_with(tables)
         finally:
-            _give_back(tables)
+            if self.shared is None:
+                _give_back(tables)
 
     def _solve_with(self, tables: _search.SearchTables) -> None:
         #: The thread's last card's value, where its next card of the same

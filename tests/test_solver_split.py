@@ -12,6 +12,7 @@ from conftest import CONFIGS, config_id
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.solver import _search
 from cursedbottle.solver.api import root_cards, solve_hand
 from cursedbottle.solver.batch import solve_split
 from cursedbottle.solver.cancel import Cancelled, CancelToken
@@ -19,11 +20,11 @@ from cursedbottle.solver.model import Model
 from cursedbottle.solver.sampling import random_position
 
 
-def _hands(rules: Rules, count: int, seed: str) -> list[Hand]:
+def _hands(rules: Rules, count: int, seed: str, most: int = 4) -> list[Hand]:
     """Engine hands by random legal play (the second bottle's cases need
-    them), 1-4 tricks left (fewer with many holders), every place in a trick."""
+    them), 1 to `most` tricks left (3 with many holders), every place in a trick."""
     rng = random.Random(f"split:{seed}")
-    most = 3 if rules.holders >= 5 or rules.devils_eye else 4
+    most = min(most, 3) if rules.holders >= 5 or rules.devils_eye else most
     out = []
     while len(out) < count:
         left = rng.randint(1, most)
@@ -48,6 +49,70 @@ def test_the_split_equals_one_solve(rules: Rules, model: Model) -> None:
         assert (split.seat, split.values, split.model) == (whole.seat, whole.values, model)
         # The values come in the deck's order, as one solve's.
         assert list(split.values) == list(whole.values)
+
+
+def _racing(hands: list[Hand], tables: _search.SearchTables, rounds: int) -> list[dict]:
+    """Two threads solving every root card of `hands` at once into `tables`,
+    both the same card at the same moment (a barrier before each), so that
+    they read and write the same entries; each thread's values, merged."""
+    jobs = [(i, card) for i, hand in enumerate(hands) for card in root_cards(hand)] * rounds
+    barrier = threading.Barrier(2)
+    found: list[list[dict]] = [[{} for _ in hands] for _ in range(2)]
+    errors: list[BaseException] = []
+
+    def work(t: int) -> None:
+        try:
+            for i, card in jobs:
+                barrier.wait()
+                part = solve_hand(hands[i], cards=[card], tables=tables)
+                found[t][i].update(part.values)
+        except BaseException as error:  # raised in the test below
+            errors.append(error)
+            barrier.abort()
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert found[0] == found[1]
+    return found[0]
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_a_shared_table_raced_by_two_threads_keeps_every_value(rules: Rules) -> None:
+    """The table `solve_split`'s threads share is read and written without a
+    lock: two threads searching the same card into it at once, again and
+    again (the second round meets the first's entries), give one solve's
+    values; so do several deals of one rule set meeting in it."""
+    hands = _hands(rules, 3, f"race:{config_id(rules)}", most=5)
+    tables = _search.SearchTables(shared=True)
+    try:
+        got = _racing(hands, tables, rounds=2)
+    finally:
+        tables.release()
+    assert got == [solve_hand(hand).values for hand in hands]
+
+
+@pytest.mark.parametrize("differ", [0, 1, 4])
+def test_a_torn_shared_entry_is_refused(differ: int) -> None:
+    """A reader of the shared table may see an entry's words from two
+    writers; only a whole one is taken, whichever key word the two differ in
+    (the words of keys often agree)."""
+    a = [0x1234_5678_9ABC_DEF0, 0x0F0F_0F0F, 0xFFFF_0000_1111, 7, (5 << 40) | 3]
+    b = list(a)
+    b[differ] ^= 1 << 17
+    reads = _search.shared_entry_reads(a, b, -3, 12)
+    assert reads[0] == (True, (-3, -3))  # every word a's
+    assert sum(whole for whole, _ in reads) < len(reads) // 2  # most are torn
+    assert all(read == ((-3, -3) if whole else None) for whole, read in reads), reads
+
+
+def test_a_shared_table_is_the_paranoid_search_s_only() -> None:
+    hand = _hands(Rules(3), 1, "maxn")[0]
+    with pytest.raises(ValueError, match="shared table"):
+        solve_hand(hand, model="maxn", tables=_search.SearchTables(shared=True))
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
