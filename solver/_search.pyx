@@ -406,7 +406,8 @@ cdef struct Ctx:
     int64_t nodes
     int64_t probes
     int64_t avoid_nodes
-    #: Stop early: once set every search returns at once and the values are void.
+    #: Stop early: once set every search returns at once and the values are
+    #: void, and nothing more is stored in the table (`tt_store`, `mark_owner`).
     bint stop
     #: Stop after this much CPU time (`clock()` seconds; 0: never), or when a
     #: signal handler raises (Ctrl-C; only in the main thread, where Python
@@ -1240,12 +1241,15 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
 
 
 cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
-    """Record whether the root seat can avoid ending as the owner (+1) or not (-1)."""
+    """Record whether the root seat can avoid ending as the owner (+1) or not
+    (-1); nothing once the search is stopping (`Ctx.stop`)."""
     cdef Entry* b = tt_bucket(c, okey)
     cdef Entry* e
     cdef Entry local
     cdef int slot = 1
     cdef bint new
+    if c.stop:
+        return
     if c.shared:
         if shared_find(b, okey, &local, &slot) == NULL:
             claim(&local, okey)
@@ -1365,12 +1369,20 @@ cdef inline void claim(Entry* e, uint64_t* k) noexcept nogil:
 
 cdef inline void tt_store(Ctx* c, uint64_t* key, int depth, int lower, int upper,
                           int best_card) noexcept nogil:
-    """Narrow the entry of `key` to [lower, upper] (-INF, INF: no bound)."""
-    cdef Entry* b = tt_bucket(c, key)
+    """Narrow the entry of `key` to [lower, upper] (-INF, INF: no bound);
+    nothing once the search is stopping: every search then returns 0 at
+    once, so the bounds its callers find are void, and the table outlives
+    the solve (a later solve of the same context would take them)."""
+    cdef Entry* b
     cdef Entry local
     cdef int slot = 0
-    cdef Entry* e = shared_find(b, key, &local, &slot) if c.shared else bucket_entry(b, key)
-    cdef bint new = e == NULL
+    cdef Entry* e
+    cdef bint new
+    if c.stop:
+        return
+    b = tt_bucket(c, key)
+    e = shared_find(b, key, &local, &slot) if c.shared else bucket_entry(b, key)
+    new = e == NULL
     if new:
         if depth >= b[0].depth or ((b[0].k[4] >> GEN_SHIFT) & GEN_MASK) != c.gen:
             b[1] = b[0]

@@ -10,6 +10,7 @@ models; and sharing must actually save work where a hand is reviewed.
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from conftest import CONFIGS, config_id
@@ -18,6 +19,7 @@ from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import Model, _search, solve_hand
+from cursedbottle.solver.cancel import Cancelled, CancelToken
 from cursedbottle.solver.sampling import random_position
 
 SHARE = _search.ALL_OPTIONS
@@ -140,3 +142,37 @@ def test_the_same_cards_with_another_pile(rules: Rules, model: Model):
         row = [pos.to_hand(), other.to_hand()]
         values, _ = _in_a_row(row, model, SHARE)
         assert values == _alone(row, model)
+
+
+STOP_CASES = [
+    (Rules(3), Model.PARANOID, 8),
+    (Rules(3, edition=Edition.BOTTLE_IMP), Model.PARANOID, 8),
+    (Rules(4, edition=Edition.BOTTLE_IMP, teams=True), Model.PARANOID, 8),
+    (Rules(3), Model.MAXN, 7),
+]
+
+
+@pytest.mark.parametrize(("rules", "model", "left"), STOP_CASES,
+                         ids=[f"{config_id(r)}-{m.value}" for r, m, _ in STOP_CASES])
+def test_a_solve_stopped_midway_leaves_the_kept_table_true(rules: Rules, model: Model,
+                                                           left: int):
+    """A bot's or a hint's solve is cancelled, or runs out of time, mid-search
+    (every search then returns at once with nothing worth keeping) and its
+    table is kept: the next solve of the same context, here the same
+    position, must get the values of a fresh table.  (A search looks at its
+    token every 65,536 nodes: the positions are big enough to be stopped.)"""
+    rng = random.Random(f"share:stop:{config_id(rules)}:{model.value}")
+    stopped = 0
+    for i in range(10):
+        hand = random_position(rules, rng, left, in_trick=i % rules.holders).to_hand()
+        tables = _search.SearchTables()
+        token = CancelToken()
+        timer = threading.Timer(0.001 + 0.002 * (i % 3), token.cancel)
+        timer.start()
+        try:
+            solve_hand(hand, model=model, tables=tables, cancel=token)
+        except Cancelled:
+            stopped += 1
+        timer.join()
+        assert solve_hand(hand, model=model, tables=tables).values == _alone([hand], model)[0]
+    assert stopped >= 3, "too few solves were stopped midway to tell"
