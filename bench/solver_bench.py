@@ -245,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error(f"--threads: {args.threads} is not at least 1")
+    if args.own_tables and args.threads < 2:
+        parser.error("--own-tables needs --threads 2 or more (it gives each thread its own table)")
     count = args.positions or (5 if args.quick else 20)
     opts = _search.ALL_OPTIONS
     for name in args.with_:

@@ -154,9 +154,12 @@ def solve_split(
     try:
         if count <= 1:
             return _solve_inline(hand, model, deadline, time_limit, outer, opts)
-        share = shared_table and model is Model.PARANOID
-        kept = share and _shared_lock.acquire(blocking=False)
-        shared = _shared if kept else _search.SearchTables(shared=True) if share else None
+        # The kept shared table if no other call holds it, else one of this
+        # call's own; None: a table per thread.
+        kept = shared = None
+        if shared_table and model is Model.PARANOID:
+            kept = _shared_lock.acquire(blocking=False)
+            shared = _shared if kept else _search.SearchTables(shared=True)
         try:
             parts = _Batch(
                 [_Unit(hand, card) for card in cards], model, count, opts, shared

@@ -283,3 +283,35 @@ def test_the_profile_benchmark_runs() -> None:
         timeout=120,
     ).stdout
     assert out.startswith("3p-5: 4 positions") and "#" in out and " value " in out, out
+
+
+def _solver_bench(*args: str):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "solver_bench.py"
+    return subprocess.run(
+        [sys.executable, str(script), "--suite", "3p-5", "--positions", "3", "--no-reference",
+         "--json", *args],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.mark.parametrize(("args", "shared"), [(["--threads", "2"], "true"),
+                                              (["--threads", "2", "--own-tables"], "false")])
+def test_the_solver_benchmark_splits_with_one_table_or_a_table_each(args, shared) -> None:
+    """bench/solver_bench.py --threads: the figures of solver/README.md's
+    fifteenth part."""
+    run = _solver_bench(*args)
+    assert run.returncode == 0, run.stderr
+    assert f'"shared_table": {shared}' in run.stdout and '"threads": 2' in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--threads", "0"], "--threads: 0 is not at least 1"),
+    (["--own-tables"], "--own-tables needs --threads 2 or more"),
+])
+def test_the_solver_benchmark_refuses_a_thread_count_it_cannot_use(args, said) -> None:
+    run = _solver_bench(*args)
+    assert run.returncode == 2 and said in run.stderr, run.stderr

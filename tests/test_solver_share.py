@@ -10,7 +10,6 @@ models; and sharing must actually save work where a hand is reviewed.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from conftest import CONFIGS, config_id
@@ -19,8 +18,8 @@ from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import Model, _search, solve_hand
-from cursedbottle.solver.cancel import Cancelled, CancelToken
 from cursedbottle.solver.sampling import random_position
+from stopping_support import big_hands, stop_midway
 
 SHARE = _search.ALL_OPTIONS
 ALONE = _search.ALL_OPTIONS & ~_search.OPTIONS["share"]
@@ -144,43 +143,19 @@ def test_the_same_cards_with_another_pile(rules: Rules, model: Model):
         assert values == _alone(row, model)
 
 
-STOP_CASES = [
-    (Rules(3), Model.PARANOID, 8),
-    (Rules(3, edition=Edition.BOTTLE_IMP), Model.PARANOID, 9),
-    (Rules(4, edition=Edition.BOTTLE_IMP, teams=True), Model.PARANOID, 8),
-    (Rules(3), Model.MAXN, 7),
-]
-#: A search looks at its token every 65,536 nodes: positions of at least this
-#: many nodes are stopped by a cancel a millisecond or two after they start.
-STOP_NODES = 200_000
+STOP_CASES = [(rules, Model.PARANOID) for rules in CONFIGS] + [(Rules(3), Model.MAXN)]
 
 
-@pytest.mark.parametrize(("rules", "model", "left"), STOP_CASES,
-                         ids=[f"{config_id(r)}-{m.value}" for r, m, _ in STOP_CASES])
-def test_a_solve_stopped_midway_leaves_the_kept_table_true(rules: Rules, model: Model,
-                                                           left: int):
+@pytest.mark.parametrize(("rules", "model"), STOP_CASES,
+                         ids=[f"{config_id(r)}-{m.value}" for r, m in STOP_CASES])
+def test_a_solve_stopped_midway_leaves_the_kept_table_true(rules: Rules, model: Model):
     """A bot's or a hint's solve is cancelled, or runs out of time, mid-search
     (every search then returns at once with nothing worth keeping) and its
     table is kept: the next solve of the same context, here the same
     position, must get the values of a fresh table."""
-    rng = random.Random(f"share:stop:{config_id(rules)}:{model.value}")
-    stopped = big = 0
-    for i in range(40):
-        hand = random_position(rules, rng, left, in_trick=i % rules.holders).to_hand()
-        fresh = solve_hand(hand, opts=ALONE, model=model, tables=_search.SearchTables())
-        if fresh.nodes < STOP_NODES:
-            continue
-        big += 1
+    def solver():
         tables = _search.SearchTables()
-        token = CancelToken()
-        timer = threading.Timer(0.001 + 0.001 * (i % 3), token.cancel)
-        timer.start()
-        try:
-            solve_hand(hand, model=model, tables=tables, cancel=token)
-        except Cancelled:
-            stopped += 1
-        timer.join()
-        assert solve_hand(hand, model=model, tables=tables).values == fresh.values
-        if big == 6:
-            break
-    assert stopped >= 3, f"only {stopped} of {big} solves were stopped midway"
+        return lambda hand, token: solve_hand(hand, model=model, tables=tables,
+                                              cancel=token).values
+
+    stop_midway(big_hands(rules, model, 3, "share"), solver)

@@ -18,6 +18,7 @@ from cursedbottle.solver.batch import solve_split
 from cursedbottle.solver.cancel import Cancelled, CancelToken
 from cursedbottle.solver.model import Model
 from cursedbottle.solver.sampling import random_position
+from stopping_support import big_hands, stop_midway
 
 
 def _hands(rules: Rules, count: int, seed: str, most: int = 4) -> list[Hand]:
@@ -165,29 +166,14 @@ def test_the_time_limit_is_wall_clock_and_stops_every_thread() -> None:
     assert _threads() == []
 
 
-def test_a_split_cancelled_midway_leaves_its_kept_table_true() -> None:
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_a_split_cancelled_midway_leaves_its_kept_table_true(rules: Rules) -> None:
     """The table the threads share is kept between calls: a split cancelled
     midway, then the same position split again, gets one solve's values."""
-    cancelled = big = 0
-    for seed in range(40):
-        rules = Rules(3) if seed % 2 else Rules(3, edition=Edition.BOTTLE_IMP)
-        hand = random_position(rules, random.Random(seed), 9, in_trick=0).to_hand()
-        whole = solve_hand(hand)
-        if whole.nodes < 300_000:  # (a search looks at its token every 65,536 nodes)
-            continue
-        big += 1
-        token = CancelToken()
-        timer = threading.Timer(0.001, token.cancel)
-        timer.start()
-        try:
-            solve_split(hand, threads=2, cancel=token)
-        except Cancelled:
-            cancelled += 1
-        timer.join()
-        assert solve_split(hand, threads=2).values == whole.values
-        if big == 4:
-            break
-    assert cancelled >= 2, f"only {cancelled} of {big} splits were stopped midway"
+    def solver():
+        return lambda hand, token: solve_split(hand, threads=2, cancel=token).values
+
+    stop_midway(big_hands(rules, Model.PARANOID, 2, "split"), solver)
 
 
 def test_cancelling_stops_every_thread() -> None:
