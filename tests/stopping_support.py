@@ -27,10 +27,11 @@ STOP_NODES = 200_000
 STOP_LEFT = {"2p-lopaka": 11, "2p-lopaka-hot": 11, "imp-5p": 7, "imp-5p-teams": 6, "imp-6p": 6}
 
 
-def big_hands(rules: Rules, model: Model, count: int, seed: str) -> list[tuple[Hand, dict]]:
+def big_hands(rules: Rules, model: Model, count: int, seed: str,
+              nodes: int = STOP_NODES) -> list[tuple[Hand, dict]]:
     """`count` hands by random play whose solve on a fresh table takes at
-    least STOP_NODES nodes and at most 0.6 s (CPU), each with those values (engine
-    hands: the second bottle's cases need them)."""
+    least `nodes` nodes and at most 0.6 s (CPU), each with those values
+    (engine hands: the second bottle's cases need them)."""
     wide = rules.holders >= 5 or rules.devils_eye
     left = STOP_LEFT.get(config_id(rules), 5 if wide else 8) - (model is Model.MAXN)
     rng = random.Random(f"{seed}:stop:{config_id(rules)}:{model.value}")
@@ -50,7 +51,7 @@ def big_hands(rules: Rules, model: Model, count: int, seed: str) -> list[tuple[H
                                time_limit=0.6)
         except TimeoutError:
             continue
-        if fresh.nodes >= STOP_NODES:
+        if fresh.nodes >= nodes:
             out.append((hand, fresh.values))
             if len(out) == count:
                 break
