@@ -6,7 +6,8 @@ times, solve each guess with every card known, and average.  Here:
 - in the play phase, each guess is solved exactly by the double-dummy solver
   (under the model asked for: paranoid or max-n) once few enough cards are
   left for it to be quick (`exact_cards_for`: by players, holders, the second
-  bottle, Devil's Eye); earlier, each legal card is played out to the end of
+  bottle, Devil's Eye; under a time budget, three players of Cursed Bottle
+  from the first lead); earlier, each legal card is played out to the end of
   the hand by a rollout policy (Lopaka's for everyone unless the caller gives
   another), which is cheap and already far better than rules of thumb;
 - the pile, pass and open-hand choices are searched the same way: each guess
@@ -16,7 +17,10 @@ times, solve each guess with every card known, and average.  Here:
 The guessed deals are uniform among the consistent ones unless the caller
 weighs them (bots/inference.py).  The search is anytime: it stops after
 `samples` guesses, or when the next one would overrun the time budget (at
-least one guess is always made).
+least one guess is always made).  An exact solve is ended by the budget
+(solver.batch.solve_within): a guess whose solve takes more than a share of
+it is given up for the next, and a decision that solves none in half of it
+plays its guesses out instead, so a dear position costs guesses, not time.
 """
 
 from __future__ import annotations
@@ -54,8 +58,19 @@ EXACT_CARDS_DEVILS_EYE = 16
 EXACT_CARDS_IMP3 = 21
 
 
-def exact_cards_for(rules: Rules) -> int:
-    """The exact-solve threshold of `evaluate` for a rule set (measured)."""
+#: A time-budgeted strong bot's threshold for a three-player Cursed Bottle
+#: hand: every card, exact from the first lead (issue 17): its solves end with
+#: the budget (`EXACT_DEAL_SHARE`, `EXACT_GIVE_UP`), so a dear first lead
+#: costs deals, not time (the ladder: bench/README.md, "Exact from the first
+#: lead").
+EXACT_CARDS_BUDGETED_3P = 64
+
+
+def exact_cards_for(rules: Rules, budgeted: bool = False) -> int:
+    """The exact-solve threshold of `evaluate` for a rule set (measured);
+    `budgeted`: the strong bot's under a time budget."""
+    if budgeted and rules.players == 3 and rules.holders == 3 and not rules.original:
+        return EXACT_CARDS_BUDGETED_3P
     if rules.devils_eye:
         return EXACT_CARDS_DEVILS_EYE
     if rules.original and rules.players == 3:
@@ -74,6 +89,14 @@ TIE_WEIGHT = 0.01
 #: several threads: enough to keep every thread busy while the solves' lengths
 #: differ, few enough for a time budget to stop in time.
 DEALS_PER_THREAD = 8
+#: The share of a time budget one guessed deal's exact solve may take: a deal
+#: dearer than that is given up for the next (a first lead's solves run from
+#: milliseconds to seconds, and a decision is better made on many deals).
+EXACT_DEAL_SHARE = 0.25
+#: The share of a time budget after which a decision without one exact deal
+#: values its deals by rollouts instead (a few exact deals would do; none
+#: would leave it nothing).
+EXACT_GIVE_UP = 0.5
 #: The model of the exact solves in `_deals_values` (ActionValue.model): change
 #: both together, the hint's sentence says it to the player.
 EXACT_MODEL = "paranoid"
@@ -141,60 +164,88 @@ def evaluate(
     if exact_cards is None:
         exact_cards = exact_cards_for(view.rules)
     exact = play and sum(view.hand_sizes) <= exact_cards
-    per_deal: list[list[float]] = [[] for _ in actions]
-    # Rollout scores beside exact values, to order what the solver values alike.
-    tie = [0.0] * len(actions)
-    best = [0] * len(actions)
-    done = 0
+    # Each guessed deal's (values, rollout scores), as valued.
+    kept: list[_Row] = []
     start = time.perf_counter()
     slowest = 0.0
-    seen: dict[Deal, tuple[list[float], list[float]]] = {}
+    seen: dict[Deal, _Row] = {}
+    # With a budget an exact solve stops at its end (`solve_within`), and one
+    # deal's solve after a share of it (`EXACT_DEAL_SHARE`: the deal is given
+    # up, never solved again); the loop runs until the budget is spent.  If
+    # not one solve ends in time (`EXACT_GIVE_UP`), the deals are played out
+    # instead, those given up included.
+    bounded = exact and budget is not None
+    given_up: set[Deal] = set()
+    unsolved: list[_Row] = []
     while True:
         t0 = time.perf_counter()
+        if bounded and not kept and t0 - start > budget * EXACT_GIVE_UP:
+            # Not one deal solved in that much of the budget: the rest of it
+            # plays deals out, beside those given up.
+            exact = bounded = False
+            kept, slowest = unsolved, 0.0
         # Exact solves gain from threads; rollouts are Python (one at a time).
         chunk = DEALS_PER_THREAD * threads if exact and threads > 1 else 1
         if samples is not None:
-            chunk = min(chunk, samples - done)
+            chunk = min(chunk, samples - len(kept))
         if play:
             drawn = [deals() if deals is not None else sample_deal(view, rng) for _ in range(chunk)]
-            fresh = [d for d in dict.fromkeys(drawn) if deals is None or d not in seen]
-            rows_of = _deals_values(view, actions, fresh, exact, model, policy, threads)
+            fresh = [d for d in dict.fromkeys(drawn) if d not in seen and d not in given_up]
+            rows_of = _deals_values(
+                view, actions, fresh, exact, model, policy, threads,
+                (start + budget - t0, budget * EXACT_DEAL_SHARE) if bounded else None,
+            )
             found = dict(zip(fresh, rows_of, strict=True))
+            given_up.update(d for d, row in found.items() if row[0] is None)
+            unsolved.extend((r, r) for values, r in rows_of if values is None and r is not None)
             if deals is not None:
-                seen.update(found)
-                found = seen
-            rows = [found[d] for d in drawn]
+                seen.update({d: row for d, row in found.items() if row[0] is not None})
+                found = {**seen, **found}
+            rows = [found.get(d, (None, None)) for d in drawn]
         else:
             values = _setup_values(view, actions, rng)
             rows = [(values, values)]
-        for values, rollouts in rows:
-            top = max(values)
-            for i, v in enumerate(values):
-                per_deal[i].append(v)
-                tie[i] += rollouts[i]
-                best[i] += v == top
-        done += len(rows)
+        kept.extend(row for row in rows if row[0] is not None)
         slowest = max(slowest, time.perf_counter() - t0)
-        if samples is not None and done >= samples:
+        if samples is not None and len(kept) >= samples:
             break
-        if budget is not None and time.perf_counter() - start + slowest > budget:
+        # A bounded solve needs no margin: it ends with the budget.
+        ahead = 0.0 if bounded else slowest
+        if budget is not None and time.perf_counter() - start + ahead > budget:
             break
         if samples is None and budget is None:
             break
-    distinct = len(seen) if play and deals is not None else done
-    out = [
-        ActionValue(
-            a, sum(per_deal[i]) / done, best[i] / done, done, exact, tuple(per_deal[i]),
-            model if exact else "", distinct,
-        )
-        for i, a in enumerate(actions)
-    ]
+    if not kept:
+        # Not one guessed deal solved within the budget: the rollouts say.
+        kept, exact = unsolved, False
+    return _ranked(actions, kept, exact, model, len(seen) if play and deals is not None else 0)
+
+
+#: A guessed deal's values of the actions (None: its solve did not end in
+#: time) and the rollout scores beside them (None: not played out in time).
+_Row = tuple[list[float] | None, list[float] | None]
+
+
+def _ranked(
+    actions: list[Action], rows: list[_Row], exact: bool, model: str, distinct: int
+) -> list[ActionValue]:
+    """The actions' `ActionValue`s from the valued deals, best first."""
+    done = len(rows)
+    out = []
+    for i, a in enumerate(actions):
+        values = tuple(row[0][i] for row in rows)  # type: ignore[index]
+        best = sum(row[0][i] == max(row[0]) for row in rows)  # type: ignore[index]
+        out.append(ActionValue(
+            a, sum(values) / done, best / done, done, exact, values,
+            model if exact else "", distinct or done,
+        ))
+    # Rollout scores beside exact values, to order what the solver values alike.
+    tie = [sum(row[1][i] for row in rows if row[1] is not None) / done for i in range(len(actions))]
     order = {
-        av.action: (-(av.value + TIE_WEIGHT * tie[i] / done), _tiebreak(av.action))
+        av.action: (-(av.value + TIE_WEIGHT * tie[i]), _tiebreak(av.action))
         for i, av in enumerate(out)
     }
-    out.sort(key=lambda av: order[av.action])
-    return out
+    return sorted(out, key=lambda av: order[av.action])
 
 
 def _tiebreak(action: Action) -> int:
@@ -209,36 +260,48 @@ def _deals_values(
     model: str,
     policy: Callable[[Hand], tuple[int, ...]],
     threads: int,
-) -> list[tuple[list[float], list[float]]]:
-    """(values, rollout scores) of each action on each deal of `deals`."""
+    limits: tuple[float, float] | None = None,
+) -> list[_Row]:
+    """(values, rollout scores) of each action on each deal of `deals`.
+    `limits`: (seconds for them all, seconds for one deal's solve); the exact
+    solves and the rollouts beside them stop at the first, a solve at the
+    second, and what they did not reach is None."""
     hands = [position_of(view, deal) for deal in deals]
     if not exact:
         return [(r, r) for r in _rollouts(view, actions, hands, policy)]
-    from cursedbottle.solver.batch import solve_many
+    from cursedbottle.solver.batch import solve_within
     from cursedbottle.solver.cancel import CancelToken, current_token
+
+    deadline = None if limits is None else time.perf_counter() + limits[0]
+    each = None if limits is None else limits[1]
+
+    def solve() -> list:
+        left = None if deadline is None else deadline - time.perf_counter()
+        return solve_within(hands, left, each=each, model=model, threads=threads, cancel=token)
 
     # The exact value decides; the rollouts only order the cards the solver
     # values alike (often all of them, when the seat is doomed whatever it
     # does against opponents who all play against it).
+    outer = current_token()
     if threads == 1:
-        rows = _rollouts(view, actions, hands, policy)
-        solutions = solve_many(hands, model=model, threads=1)
+        token = outer
+        rows = _rollouts(view, actions, hands, policy, deadline)
+        solutions = solve()
     else:
         # The solves run without the GIL: the rollouts (Python) run meanwhile.
         # A caller without a token (Ctrl-C) gets one, so the solves stop with it.
-        outer = current_token()
         token = outer if outer is not None else CancelToken()
         with ThreadPoolExecutor(1, thread_name_prefix="cb-solve") as pool:
-            pending = pool.submit(solve_many, hands, model=model, threads=threads, cancel=token)
+            pending = pool.submit(solve)
             try:
-                rows = _rollouts(view, actions, hands, policy)
+                rows = _rollouts(view, actions, hands, policy, deadline)
             except BaseException:
                 if outer is None:
                     token.cancel()
                 raise
             solutions = pending.result()
     return [
-        ([float(s.values[a.card]) for a in actions], r)
+        (None if s is None else [float(s.values[a.card]) for a in actions], r)
         for s, r in zip(solutions, rows, strict=True)
     ]
 
@@ -248,10 +311,16 @@ def _rollouts(
     actions: list[Action],
     hands: list[Hand],
     policy: Callable[[Hand], tuple[int, ...]],
-) -> list[list[float]]:
-    """The seat's rollout score after each action, on each hand."""
-    rows = []
+    deadline: float | None = None,
+) -> list[list[float] | None]:
+    """The seat's rollout score after each action, on each hand (past the
+    `deadline`, a `time.perf_counter()` time, None for the hands left: the
+    first is always played out)."""
+    rows: list[list[float] | None] = []
     for hand in hands:
+        if rows and deadline is not None and time.perf_counter() > deadline:
+            rows.append(None)
+            continue
         rollouts = []
         for action in actions:
             child = hand.copy()

@@ -20,7 +20,7 @@ from .heuristic_bot import rollout
 from .inference import DealPool, Scorer
 from .pimc_bot import PimcBot
 from .policy import model_rollout
-from .search import EXACT_MODEL, ActionValue, evaluate
+from .search import EXACT_MODEL, ActionValue, evaluate, exact_cards_for
 
 #: Candidate deals drawn per deal the search values (a sample-count bot), and
 #: the pool for a time-budgeted one.
@@ -74,6 +74,9 @@ class StrongBot(PimcBot):
                 count = BUDGET_CANDIDATES if self.samples is None else self.pool * self.samples
                 deals = DealPool(view, self.rng, count, scorer).draw
         model = "maxn" if sum(view.hand_sizes) <= self.maxn_cards else self.model
+        exact_cards = self.exact_cards
+        if exact_cards is None:
+            exact_cards = exact_cards_for(view.rules, budgeted=self.budget is not None)
         budget = self.budget
         if budget is not None:  # the pool's time counts against the budget
             budget = max(0.0, budget - (time.perf_counter() - start))
@@ -82,7 +85,7 @@ class StrongBot(PimcBot):
             self.rng,
             budget,
             self.samples,
-            self.exact_cards,
+            exact_cards,
             deals=deals,
             model=model,
             policy=self.policy,

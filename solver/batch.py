@@ -8,7 +8,8 @@ threads, each solving one position after the other with its own table
 (`_search.SearchTables`, kept between batches until `release_tables`), and
 returns the `Solution`s in input order, the values exactly those of solving
 one by one (the node counts may differ: they depend on the table a solve
-meets).  `solve_split` spreads one position's cards over the threads instead,
+meets); `solve_within` answers what it solved by a deadline (a bot's time
+budget) and gives up the rest.  `solve_split` spreads one position's cards over the threads instead,
 for a single position whose answer is awaited (the `solve` command); they
 share one table.
 
@@ -101,14 +102,7 @@ def solve_many(
     `Cancelled`.  Either way every thread has stopped when it returns.  With
     one thread the positions are solved in the calling thread.
     """
-    hands = [p.to_hand() if isinstance(p, Position) else p for p in positions]
-    model = Model(model)
-    count = min(default_threads() if threads is None else threads, len(hands))
-    if threads is not None and threads < 1:
-        raise ValueError(f"threads: {threads} is not at least 1")
-    outer = cancel if cancel is not None else current_token()
-    if outer is not None:
-        outer.check()
+    hands, model, count, outer = _batch_of(positions, model, threads, cancel)
     if not hands:
         return []
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -116,6 +110,60 @@ def solve_many(
         return [_solve_inline(hand, model, deadline, time_limit, outer, opts) for hand in hands]
     units = [_Unit(hand) for hand in hands]
     return _Batch(units, model, count, opts).run(deadline, time_limit, outer)
+
+
+def solve_within(
+    positions: Sequence[Hand | Position],
+    time_limit: float | None,
+    *,
+    each: float | None = None,
+    model: Model | str = Model.PARANOID,
+    threads: int | None = None,
+    cancel: CancelToken | None = None,
+    opts: int | None = None,
+) -> list[Solution | None]:
+    """`solve_many` for a caller with a deadline rather than a need for every
+    answer (a bot's time budget): past `time_limit` seconds of wall-clock time
+    (None: no limit) the positions not yet solved are given up and answer
+    None, the others their `Solution`, in input order (the values exactly
+    `solve_many`'s).  `each` bounds one position's solve the same way: a
+    position that takes longer answers None and its thread goes on to the
+    next.
+
+    So a solve that would take longer than the whole budget no longer makes
+    the caller overrun it, nor spend all of it on one position.  Cancelling
+    and errors as in `solve_many`."""
+    hands, model, count, outer = _batch_of(positions, model, threads, cancel)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if count <= 1:
+        out: list[Solution | None] = []
+        for hand in hands:
+            try:
+                out.append(_solve_inline(hand, model, deadline, time_limit, outer, opts, each))
+            except _GaveUp:
+                out.append(None)
+            except TimeoutError:
+                break
+        return out + [None] * (len(hands) - len(out))
+    batch = _Batch([_Unit(hand) for hand in hands], model, count, opts, each=each)
+    return batch.run(deadline, time_limit, outer, partial=True)
+
+
+def _batch_of(
+    positions: Sequence[Hand | Position],
+    model: Model | str,
+    threads: int | None,
+    cancel: CancelToken | None,
+) -> tuple[list[Hand], Model, int, CancelToken | None]:
+    """A batch's hands, model, worker count and token, its arguments checked."""
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads: {threads} is not at least 1")
+    hands = [p.to_hand() if isinstance(p, Position) else p for p in positions]
+    count = min(default_threads() if threads is None else threads, len(hands))
+    outer = cancel if cancel is not None else current_token()
+    if outer is not None:
+        outer.check()
+    return hands, Model(model), count, outer
 
 
 def solve_split(
@@ -206,17 +254,26 @@ def _solve_inline(
     time_limit: float | None,
     token: CancelToken | None,
     opts: int | None,
+    each: float | None = None,
 ) -> Solution:
-    """One position in the calling thread, within what is left of the batch's time."""
+    """One position in the calling thread, within what is left of the batch's
+    time (TimeoutError) and within `each` seconds of its own (`_GaveUp`)."""
     left = None
     if deadline is not None:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError(f"no answer within {time_limit:g} s for the batch")
+    own = each is not None and (left is None or each < left)
     try:
-        return solve_hand(hand, opts, time_limit=left, cancel=token, model=model)
+        return solve_hand(hand, opts, time_limit=each if own else left, cancel=token, model=model)
     except TimeoutError:
+        if own:
+            raise _GaveUp from None
         raise TimeoutError(f"no answer within {time_limit:g} s for the batch") from None
+
+
+class _GaveUp(Exception):
+    """A position's solve passed its own time (`solve_within`'s `each`)."""
 
 
 @dataclass(frozen=True)
@@ -239,8 +296,11 @@ class _Batch:
         threads: int,
         opts: int | None,
         shared: _search.SearchTables | None = None,
+        each: float | None = None,
     ) -> None:
         self.units = units
+        #: The most time one unit may take (None: no limit; `solve_within`).
+        self.each = each
         self.model = model
         self.threads = threads
         self.opts = opts
@@ -255,8 +315,14 @@ class _Batch:
         self.lock = threading.Lock()
 
     def run(
-        self, deadline: float | None, time_limit: float | None, outer: CancelToken | None
+        self,
+        deadline: float | None,
+        time_limit: float | None,
+        outer: CancelToken | None,
+        partial: bool = False,
     ) -> list[Solution]:
+        """Every unit's answer; past the deadline TimeoutError, or with
+        `partial` the answers found by then (None for the rest)."""
         workers = [
             threading.Thread(target=self._work, name=f"cb-batch-{i}", daemon=True)
             for i in range(self.threads)
@@ -282,11 +348,13 @@ class _Batch:
             raise
         if outer is not None and outer.cancelled:
             outer.check()
-        if timed_out:
-            raise TimeoutError(f"no answer within {time_limit:g} s for the batch")
         own = [(i, e) for i, e in self.errors if not isinstance(e, Cancelled)]
         if own:
             raise min(own, key=lambda ie: ie[0])[1]
+        if timed_out:
+            if partial:
+                return self.results  # type: ignore[return-value]
+            raise TimeoutError(f"no answer within {time_limit:g} s for the batch")
         if self.errors:  # cancelled without a cause here: cannot happen, but say so
             raise self.errors[0][1]
         return self.results  # type: ignore[return-value]
@@ -313,13 +381,16 @@ class _Batch:
             try:
                 solution = solve_hand(
                     unit.hand, self.opts, cancel=self.token, model=self.model,
-                    tables=tables,
+                    tables=tables, time_limit=self.each,
                     **({} if unit.card is None else {"cards": [unit.card], "guess": guess}),
                 )
                 self.results[index] = solution
                 if unit.card is not None:
                     last = (unit.hand, solution.values[unit.card])
-            except BaseException as error:  # handed to the caller
+            except BaseException as error:
+                if isinstance(error, TimeoutError) and self.each is not None:
+                    continue  # past its own time: given up, on to the next
+                # handed to the caller
                 with self.lock:
                     self.errors.append((index, error))
                 self.token.cancel()

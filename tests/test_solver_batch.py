@@ -17,7 +17,7 @@ from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import batch
 from cursedbottle.solver.api import solve_hand
-from cursedbottle.solver.batch import release_tables, solve_many
+from cursedbottle.solver.batch import release_tables, solve_many, solve_within
 from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
 from cursedbottle.solver.model import Model
 from cursedbottle.solver.sampling import random_position
@@ -97,6 +97,40 @@ def test_the_time_limit_is_honoured(threads: int) -> None:
         solve_many(_slow_batch(), model="maxn", threads=threads, time_limit=0.3)
     assert time.monotonic() - t0 < 5
     assert _batch_threads() == []
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_position_past_its_own_time_is_given_up_and_the_others_answered(threads: int) -> None:
+    quick = _hands(Rules(3), 4, "within")
+    slow = _slow_batch()[:2]
+    hands = [quick[0], slow[0], quick[1], quick[2], slow[1], quick[3]]
+    t0 = time.monotonic()
+    got = solve_within(hands, None, each=0.2, model="maxn", threads=threads)
+    assert time.monotonic() - t0 < 5
+    assert [s is None for s in got] == [False, True, False, False, True, False]
+    alone = [solve_hand(h, model="maxn") for h in quick]
+    assert _answers([s for s in got if s is not None]) == _answers(alone)
+    assert _batch_threads() == []
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_past_the_deadline_what_was_solved_is_answered_and_the_rest_given_up(threads: int) -> None:
+    quick = _hands(Rules(3), 3, "deadline")
+    hands = [*quick, *_slow_batch()[:2], *quick]
+    t0 = time.monotonic()
+    got = solve_within(hands, 0.5, model="maxn", threads=threads)
+    assert time.monotonic() - t0 < 5
+    assert len(got) == len(hands)
+    # Each worker solves the quick ones, then meets a slow one it cannot end.
+    assert all(s is not None for s in got[:3])
+    assert got[3] is None and got[4] is None
+    alone = {id(h): solve_hand(h, model="maxn") for h in quick}
+    for hand, solution in zip(hands, got, strict=True):
+        if solution is not None:
+            assert _answers([solution]) == _answers([alone[id(hand)]])
+    assert _batch_threads() == []
+    with pytest.raises(ValueError):
+        solve_within(hands, 1.0, threads=0)
 
 
 def test_an_error_is_raised_in_the_caller() -> None:

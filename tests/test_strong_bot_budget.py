@@ -1,0 +1,64 @@
+"""The strong bot within its time budget: exact from the first lead of three
+players, its solves ended by the budget (bots/search.py, `solve_within`)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from cursedbottle.bots import make_bot, search
+from cursedbottle.bots.pimc_bot import PimcBot
+from cursedbottle.bots.strong_bot import StrongBot
+from cursedbottle.engine import Game, Rules
+from cursedbottle.engine.events import Phase
+from cursedbottle.engine.rules import Edition
+
+#: What a decision may take beyond its budget: the rollouts of one deal, a
+#: solve's look at the clock (every 65,536 nodes) and a loaded machine.
+SLACK = 0.6
+
+
+def _first_lead(seed: str, rules: Rules | None = None):
+    """The first lead of a one-hand game, the setup by the tips."""
+    game = Game(rules or Rules(3, hands=1), seed=seed)
+    tips = make_bot("heuristic", 1)
+    while True:
+        view = game.view(game.player_at(game.to_act()[0]))
+        if view.phase is Phase.PLAY:
+            return view
+        game.apply(tips.act(view))
+
+
+def test_a_budgeted_strong_bot_solves_three_players_exactly_from_the_first_lead():
+    imp3 = Rules(3, edition=Edition.BOTTLE_IMP, hands=1)
+    assert search.exact_cards_for(Rules(3), budgeted=True) >= len(Rules(3).deck.cards)
+    # A sample count has no clock to end a solve; the others are as measured.
+    assert search.exact_cards_for(Rules(3)) == search.EXACT_CARDS
+    assert search.exact_cards_for(imp3, budgeted=True) == search.EXACT_CARDS_IMP3
+    assert search.exact_cards_for(Rules(4), budgeted=True) == search.EXACT_CARDS
+    assert search.exact_cards_for(Rules(2), budgeted=True) == search.EXACT_CARDS
+    view = _first_lead("first-lead:9")
+    assert sum(view.hand_sizes) == 33
+    t0 = time.perf_counter()
+    ranked = StrongBot(3, budget=1.0).rank(view)
+    assert time.perf_counter() - t0 < 1.0 + SLACK
+    assert {av.action for av in ranked} == set(view.legal_actions)
+    # This first lead's guessed deals solve in a few milliseconds each.
+    assert all(av.exact and av.model == "paranoid" and av.samples >= 2 for av in ranked)
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3])
+def test_a_first_lead_too_dear_for_the_budget_is_played_out_within_it(budget):
+    # Every guessed deal of this first lead takes a solve longer than the budget.
+    view = _first_lead("first-lead:5")
+    t0 = time.perf_counter()
+    ranked = StrongBot(3, budget=budget).rank(view)
+    assert time.perf_counter() - t0 < budget + SLACK
+    assert all(not av.exact and av.model == "" and av.samples >= 1 for av in ranked)
+    assert {av.action for av in ranked} == set(view.legal_actions)
+
+
+def test_the_pimc_yardstick_keeps_its_threshold():
+    view = _first_lead("first-lead:9")
+    ranked = PimcBot(3, budget=0.2).rank(view)
+    assert not any(av.exact for av in ranked)
