@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -164,8 +164,8 @@ def evaluate(
     if exact_cards is None:
         exact_cards = exact_cards_for(view.rules)
     exact = play and sum(view.hand_sizes) <= exact_cards
-    # Each guessed deal's (values, rollout scores), as valued.
-    kept: list[_Row] = []
+    # The valued deals (exact, or played out).
+    kept = _Tally(len(actions))
     start = time.perf_counter()
     slowest = 0.0
     seen: dict[Deal, _Row] = {}
@@ -176,18 +176,21 @@ def evaluate(
     # instead, those given up included.
     bounded = exact and budget is not None
     given_up: set[Deal] = set()
-    unsolved: list[_Row] = []
+    unsolved: dict[Deal, _Row] = {}
     while True:
         t0 = time.perf_counter()
-        if bounded and not kept and t0 - start > budget * EXACT_GIVE_UP:
+        if bounded and not kept.done and t0 - start > budget * EXACT_GIVE_UP:
             # Not one deal solved in that much of the budget: the rest of it
             # plays deals out, beside those given up.
             exact = bounded = False
-            kept, slowest = unsolved, 0.0
+            kept, slowest = _Tally(len(actions), unsolved.values()), 0.0
+            if deals is not None:  # a pool's deal drawn again counts again
+                seen.update(unsolved)
+            given_up.clear()
         # Exact solves gain from threads; rollouts are Python (one at a time).
         chunk = DEALS_PER_THREAD * threads if exact and threads > 1 else 1
         if samples is not None:
-            chunk = min(chunk, samples - len(kept))
+            chunk = min(chunk, samples - kept.done)
         if play:
             drawn = [deals() if deals is not None else sample_deal(view, rng) for _ in range(chunk)]
             fresh = [d for d in dict.fromkeys(drawn) if d not in seen and d not in given_up]
@@ -197,17 +200,18 @@ def evaluate(
             )
             found = dict(zip(fresh, rows_of, strict=True))
             given_up.update(d for d, row in found.items() if row[0] is None)
-            unsolved.extend((r, r) for values, r in rows_of if values is None and r is not None)
+            unsolved.update(
+                {d: (r, r) for d, (v, r) in found.items() if v is None and r is not None}
+            )
             if deals is not None:
                 seen.update({d: row for d, row in found.items() if row[0] is not None})
-                found = {**seen, **found}
-            rows = [found.get(d, (None, None)) for d in drawn]
+            rows = [found.get(d) or seen.get(d, (None, None)) for d in drawn]
         else:
             values = _setup_values(view, actions, rng)
             rows = [(values, values)]
-        kept.extend(row for row in rows if row[0] is not None)
+        kept.add(row for row in rows if row[0] is not None)
         slowest = max(slowest, time.perf_counter() - t0)
-        if samples is not None and len(kept) >= samples:
+        if samples is not None and kept.done >= samples:
             break
         # A bounded solve needs no margin: it ends with the budget.
         ahead = 0.0 if bounded else slowest
@@ -215,10 +219,24 @@ def evaluate(
             break
         if samples is None and budget is None:
             break
-    if not kept:
+    if not kept.done:
         # Not one guessed deal solved within the budget: the rollouts say.
-        kept, exact = unsolved, False
-    return _ranked(actions, kept, exact, model, len(seen) if play and deals is not None else 0)
+        kept, exact = _Tally(len(actions), unsolved.values()), False
+        seen = unsolved
+    distinct = len(seen) if play and deals is not None else kept.done
+    out = [
+        ActionValue(
+            a, sum(kept.per_deal[i]) / kept.done, kept.best[i] / kept.done, kept.done, exact,
+            tuple(kept.per_deal[i]), model if exact else "", distinct,
+        )
+        for i, a in enumerate(actions)
+    ]
+    order = {
+        av.action: (-(av.value + TIE_WEIGHT * kept.tie[i] / kept.done), _tiebreak(av.action))
+        for i, av in enumerate(out)
+    }
+    out.sort(key=lambda av: order[av.action])
+    return out
 
 
 #: A guessed deal's values of the actions (None: its solve did not end in
@@ -226,26 +244,26 @@ def evaluate(
 _Row = tuple[list[float] | None, list[float] | None]
 
 
-def _ranked(
-    actions: list[Action], rows: list[_Row], exact: bool, model: str, distinct: int
-) -> list[ActionValue]:
-    """The actions' `ActionValue`s from the valued deals, best first."""
-    done = len(rows)
-    out = []
-    for i, a in enumerate(actions):
-        values = tuple(row[0][i] for row in rows)  # type: ignore[index]
-        best = sum(row[0][i] == max(row[0]) for row in rows)  # type: ignore[index]
-        out.append(ActionValue(
-            a, sum(values) / done, best / done, done, exact, values,
-            model if exact else "", distinct or done,
-        ))
-    # Rollout scores beside exact values, to order what the solver values alike.
-    tie = [sum(row[1][i] for row in rows if row[1] is not None) / done for i in range(len(actions))]
-    order = {
-        av.action: (-(av.value + TIE_WEIGHT * tie[i]), _tiebreak(av.action))
-        for i, av in enumerate(out)
-    }
-    return sorted(out, key=lambda av: order[av.action])
+class _Tally:
+    """The valued deals' sums so far, added up as they come (a weighed pool's
+    deals are drawn again and again: tens of thousands of rows a second)."""
+
+    def __init__(self, actions: int, rows: Iterable[_Row] = ()) -> None:
+        self.done = 0
+        self.per_deal: list[list[float]] = [[] for _ in range(actions)]
+        # Rollout scores beside exact values, to order what the solver values alike.
+        self.tie = [0.0] * actions
+        self.best = [0] * actions
+        self.add(rows)
+
+    def add(self, rows: Iterable[_Row]) -> None:
+        for values, rollouts in rows:
+            top = max(values)  # type: ignore[type-var]
+            for i, v in enumerate(values):  # type: ignore[arg-type]
+                self.per_deal[i].append(v)
+                self.tie[i] += rollouts[i] if rollouts is not None else 0.0
+                self.best[i] += v == top
+            self.done += 1
 
 
 def _tiebreak(action: Action) -> int:

@@ -13,9 +13,10 @@ from cursedbottle.engine import Game, Rules
 from cursedbottle.engine.events import Phase
 from cursedbottle.engine.rules import Edition
 
-#: What a decision may take beyond its budget: the rollouts of one deal, a
-#: solve's look at the clock (every 65,536 nodes) and a loaded machine.
-SLACK = 0.6
+#: What a decision may take beyond its budget here: the rollouts of one deal,
+#: a solve's look at the clock (every 65,536 nodes), and a loaded machine.
+#: Without the budget ending them, the solves below would take far longer.
+SLACK = 3.0
 
 
 def _first_lead(seed: str, rules: Rules | None = None):
@@ -40,22 +41,26 @@ def test_a_budgeted_strong_bot_solves_three_players_exactly_from_the_first_lead(
     view = _first_lead("first-lead:9")
     assert sum(view.hand_sizes) == 33
     t0 = time.perf_counter()
-    ranked = StrongBot(3, budget=1.0).rank(view)
-    assert time.perf_counter() - t0 < 1.0 + SLACK
+    ranked = StrongBot(3, budget=2.0).rank(view)
+    assert time.perf_counter() - t0 < 2.0 + SLACK
     assert {av.action for av in ranked} == set(view.legal_actions)
-    # This first lead's guessed deals solve in a few milliseconds each.
+    # This first lead's guessed deals solve in milliseconds each.
     assert all(av.exact and av.model == "paranoid" and av.samples >= 2 for av in ranked)
 
 
-@pytest.mark.parametrize("budget", [0.05, 0.3])
-def test_a_first_lead_too_dear_for_the_budget_is_played_out_within_it(budget):
-    # Every guessed deal of this first lead takes a solve longer than the budget.
+@pytest.mark.parametrize(("model", "budget", "deals"), [("maxn", 1.0, 5), ("paranoid", 0.05, 1)])
+def test_a_first_lead_too_dear_for_the_budget_is_played_out_within_it(model, budget, deals):
+    # Max-n takes many seconds for any first lead of three players; every
+    # guessed deal of this one takes the paranoid search over 0.25 s.
     view = _first_lead("first-lead:5")
     t0 = time.perf_counter()
-    ranked = StrongBot(3, budget=budget).rank(view)
+    ranked = StrongBot(3, budget=budget, model=model).rank(view)
     assert time.perf_counter() - t0 < budget + SLACK
-    assert all(not av.exact and av.model == "" and av.samples >= 1 for av in ranked)
+    assert all(not av.exact and av.model == "" for av in ranked)
     assert {av.action for av in ranked} == set(view.legal_actions)
+    # A second: two or three deals given up (a quarter each), then half of
+    # it played out (some 8 ms a deal), those given up among them.
+    assert all(av.deals >= deals for av in ranked)
 
 
 def test_the_pimc_yardstick_keeps_its_threshold():
