@@ -24,7 +24,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.tricks import trick_winner
 from cursedbottle.engine.view import SeatView
 
-from .search import EXACT_MODEL, ActionValue, clearly_better
+from .search import EXACT_MODEL, ActionValue, clearly_better, exact_cards_for
 from .strong_bot import StrongBot
 
 
@@ -138,8 +138,15 @@ def hint(
         )
     # Shown best value first; among equal values in the search's own order.
     # The strong bot's own valuation: its guessed deals, weighed by what the others
-    # played, and its rollouts (computed from the seat's view alone).
-    values = StrongBot(seed, budget, samples, model=model, threads=threads).rank(view)
+    # played, and its rollouts (computed from the seat's view alone).  Exact only
+    # from the measured thresholds, as without a budget: a first lead's worst
+    # case lies far below what the hand brings (-5 against +20 points) and its
+    # cards' values close together, often all "as good as the best" (the bot
+    # breaks such ties by its rollouts; a learner would read them as advice).
+    exact_cards = exact_cards_for(view.rules)
+    values = StrongBot(
+        seed, budget, samples, model=model, threads=threads, exact_cards=exact_cards
+    ).rank(view)
     ranked = sorted(values, key=lambda av: -av.value)
     shares = fair_shares(ranked)
     top = ranked[0]

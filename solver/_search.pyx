@@ -19,7 +19,7 @@ import threading
 from cpython.exc cimport PyErr_Clear
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
-from libc.time cimport CLOCKS_PER_SEC, clock
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:
     """
@@ -409,8 +409,9 @@ cdef struct Ctx:
     #: Stop early: once set every search returns at once and the values are
     #: void, and nothing more is stored in the table (`tt_store`, `mark_owner`).
     bint stop
-    #: Stop after this much CPU time (`clock()` seconds; 0: never), or when a
-    #: signal handler raises (Ctrl-C; only in the main thread, where Python
+    #: Stop at this wall-clock time (`wall_seconds()`; 0: never: a caller's
+    #: budget is wall-clock time, and a process's CPU time counts every
+    #: thread's and lags on a loaded machine), or when a signal handler raises (Ctrl-C; only in the main thread, where Python
     #: runs them); checked every CHECK_MASK + 1 nodes.
     double deadline
     bint watch_signals
@@ -495,6 +496,13 @@ cdef bint signal_pending() noexcept with gil:
     return True
 
 
+cdef inline double wall_seconds() noexcept nogil:
+    """The monotonic clock, in seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
 cdef inline bint should_stop(Ctx* c) noexcept nogil:
     """Whether the search must give up now (see Ctx.stop)."""
     if c.stop:
@@ -502,7 +510,7 @@ cdef inline bint should_stop(Ctx* c) noexcept nogil:
     if (c.nodes & CHECK_MASK) == 0:
         if cb_flag_set(c.cancel_flag):
             c.stop = c.cancelled = True
-        elif c.deadline > 0 and <double>clock() / CLOCKS_PER_SEC > c.deadline:
+        elif c.deadline > 0 and wall_seconds() > c.deadline:
             c.stop = c.timed_out = True
         elif c.watch_signals and signal_pending():
             c.stop = c.interrupted = True
@@ -2480,8 +2488,8 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     entries; a new one starts at 2^tt_start_bits and grows as the solve
     fills it, `claimed`); `opts`: the techniques used (OPTIONS); `key_cap`
     lowers the number of cards in play up to which the table keys are
-    patterns (for the tests of the exact keys beyond).  `time_limit` (CPU seconds, 0: none) raises TimeoutError
-    when passed; in the main thread a Ctrl-C stops the search too
+    patterns (for the tests of the exact keys beyond).  `time_limit`
+    (wall-clock seconds, 0: none) raises TimeoutError when passed; in the main thread a Ctrl-C stops the search too
     (KeyboardInterrupt), though it runs without the GIL.  `cancel` is a
     `CancelToken` (solver/cancel.py): once another thread cancels it the
     search stops and raises `Cancelled`.  `tables`: the caller's own
@@ -2512,7 +2520,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     if cancel is not None:
         cancel_flag = cancel.flag
         c.cancel_flag = &cancel_flag[0]
-    c.deadline = <double>clock() / CLOCKS_PER_SEC + time_limit if time_limit > 0 else 0
+    c.deadline = wall_seconds() + time_limit if time_limit > 0 else 0
     c.watch_signals = threading.current_thread() is threading.main_thread()
     memset(values, 0, sizeof(values))
     if tables is not None:
