@@ -133,6 +133,8 @@ def solve_within(
     So a solve that would take longer than the whole budget no longer makes
     the caller overrun it, nor spend all of it on one position.  Cancelling
     and errors as in `solve_many`."""
+    if each is not None and not each > 0:
+        raise ValueError(f"each: {each} is not a positive number of seconds")
     hands, model, count, outer = _batch_of(positions, model, threads, cancel)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if count <= 1:

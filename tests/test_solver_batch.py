@@ -99,6 +99,28 @@ def test_the_time_limit_is_honoured(threads: int) -> None:
     assert _batch_threads() == []
 
 
+@pytest.mark.parametrize("model", list(Model), ids=str)
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_solving_within_a_time_answers_as_solving_one_by_one(rules: Rules, model: Model) -> None:
+    hands = _hands(rules, 8, config_id(rules))
+    alone = _answers([solve_hand(h, model=model) for h in hands])
+    for threads in (1, 2):
+        assert _answers(solve_within(hands, None, model=model, threads=threads)) == alone
+        # A time per position of a millisecond: whatever is answered is exact.
+        got = solve_within(hands, 30.0, each=0.001, model=model, threads=threads)
+        assert len(got) == len(hands)
+        assert [a for a, s in zip(alone, got, strict=True) if s is not None] == _answers(
+            [s for s in got if s is not None]
+        )
+
+
+def test_a_time_per_position_must_be_positive() -> None:
+    hands = _hands(Rules(3), 1, "each")
+    for each in (0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match=r"each: .* is not a positive number of seconds"):
+            solve_within(hands, 1.0, each=each)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_position_past_its_own_time_is_given_up_and_the_others_answered(threads: int) -> None:
     quick = _hands(Rules(3), 4, "within")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from conftest import CONFIGS, config_id
 from cursedbottle.bots import make_bot, search
 from cursedbottle.bots.pimc_bot import PimcBot
 from cursedbottle.bots.strong_bot import StrongBot
@@ -67,3 +68,26 @@ def test_the_pimc_yardstick_keeps_its_threshold():
     view = _first_lead("first-lead:9")
     ranked = PimcBot(3, budget=0.2).rank(view)
     assert not any(av.exact for av in ranked)
+
+
+def _play_view(rules: Rules, seed: str):
+    """A seat to choose a card in the play phase, a trick or two into the hand."""
+    game = Game(rules, seed=seed)
+    tips = make_bot("heuristic", 1)
+    while True:
+        view = game.view(game.player_at(game.to_act()[0]))
+        if view.phase is Phase.PLAY and len(view.tricks) >= 1 and len(view.legal_actions) > 1:
+            return view
+        game.apply(tips.act(view))
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_solving_exactly_within_a_budget_ranks_every_legal_card_in_every_rule_set(rules):
+    # Exact from wherever the hand stands (x64): a solve too dear for the
+    # budget is given up, and the decision still ends with every card valued.
+    view = _play_view(rules, f"within:{config_id(rules)}")
+    t0 = time.perf_counter()
+    ranked = StrongBot(3, budget=0.2, exact_cards=64).rank(view)
+    assert time.perf_counter() - t0 < 0.2 + SLACK
+    assert sorted(str(av.action) for av in ranked) == sorted(str(a) for a in view.legal_actions)
+    assert len({(av.exact, av.samples) for av in ranked}) == 1 and ranked[0].samples >= 1
