@@ -174,7 +174,10 @@ def evaluate(
     # up, never solved again); the loop runs until the budget is spent.  If
     # not one solve ends in time (`EXACT_GIVE_UP`), the deals are played out
     # instead, those given up included.
-    bounded = exact and budget is not None
+    # Within the measured thresholds every solve is quick and is awaited, as
+    # before (a hint's short budget on a loaded machine must not turn a
+    # late hand's exact values into play-outs).
+    bounded = exact and budget is not None and sum(view.hand_sizes) > exact_cards_for(view.rules)
     given_up: set[Deal] = set()
     unsolved: dict[Deal, _Row] = {}
     while True:
