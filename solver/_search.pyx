@@ -224,12 +224,20 @@ cdef enum:
     #: cards below it lowest first, then those above it highest first
     #: (`price_tie`).
     OPT_PRICE_TIES = 4194304
-    OPT_ALL = 8388607
+    #: Cards whose points can never reach the root seat (`dead_cards`) are
+    #: keyed without their points, and such cards of one hand are equivalent
+    #: whatever their points.
+    OPT_DEAD = 8388608
+    #: The others' cards that can never win a trick (`loser_cards`) are
+    #: keyed in an order of their own, and such cards of one hand, suit and
+    #: points are equivalent wherever they lie.
+    OPT_LOSERS = 16777216
+    OPT_ALL = 33554431
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 8386815
+    OPT_DEFAULT = 33552639
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -238,7 +246,8 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "match": OPT_MATCH, "outnumber": OPT_OUTNUMBER, "share": OPT_SHARE,
            "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
-           "price-ties": OPT_PRICE_TIES}
+           "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
+           "losers": OPT_LOSERS}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -479,6 +488,9 @@ cdef struct State:
     int8_t sowner
     #: Every seat's points taken (the max-n search values every seat).
     int16_t tk[MAXH]
+    #: The dead cards and the losers of the trick in progress (`mark_trick`).
+    uint64_t dead
+    uint64_t losers
 
 
 cdef extern from "Python.h":
@@ -932,12 +944,13 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
 
 
 cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t inplay,
-                              int card, bint same_points, bint runs) noexcept nogil:
+                              int card, bint same_points, bint runs, uint64_t dead) noexcept nogil:
     """Whether `card` plays like the next higher card in play: also legal, same
     suit (and points, where points count), both at or above the price, and
     both in one hand (Devil's Eye: a hand's later duty to follow suit tells
     its cards from the other hand's).  With `runs`, the next higher card of
-    its suit in its hand, when only cards of that hand lie between them."""
+    its suit in its hand, when only cards of that hand lie between them.
+    Two `dead` cards (`dead_cards`) need no equal points."""
     cdef uint64_t above, own
     cdef int nxt
     if card < s.price:
@@ -956,12 +969,14 @@ cdef inline bint same_as_next(Ctx* c, State* s, int h, uint64_t legal, uint64_t 
                 return False
             nxt = cb_ctz(above)
     return ((legal >> nxt) & 1) and c.suit[nxt] == c.suit[card] and (
-        not same_points or c.points[nxt] == c.points[card])
+        not same_points or c.points[nxt] == c.points[card]
+        or ((dead >> card) & 1 and (dead >> nxt) & 1))
 
 
 cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
                                      uint64_t inplay, bint same_points,
-                                     bint runs=False) noexcept nogil:
+                                     bint runs=False, uint64_t dead=0,
+                                     uint64_t losers=0) noexcept nogil:
     """One card per group of equivalent cards (the highest of each group).
 
     Two cards of one holder are interchangeable when they are of one suit and
@@ -985,9 +1000,81 @@ cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
     while m:
         card = cb_hibit(m)
         m &= ~bit(card)
-        if not same_as_next(c, s, h, legal, inplay, card, same_points, runs):
+        if (losers >> card) & 1:
+            # (Any higher one of its hand, suit and points: `loser_cards`.)
+            if not (losers & legal & c.suit_mask[c.suit[card]] & ~low_bits(card + 1)
+                    & (c.pmask[c.points[card]] if same_points else ~(<uint64_t>0))):
+                out |= bit(card)
+        elif not same_as_next(c, s, h, legal, inplay, card, same_points, runs, dead):
             out |= bit(card)
     return out
+
+
+cdef inline uint64_t dead_cards(Ctx* c, State* s, uint64_t inplay, uint64_t mine) noexcept nogil:
+    """The cards in play whose points can never reach the tricks of the side
+    whose cards in play are `mine` (OPT_DEAD; one bottle, not Devil's Eye;
+    the root seat and its partner, in team mode): while it holds no card
+    below the price it never buys (the price only falls), so it takes a trick
+    only with the highest card in it and none below the price; every card
+    above its highest (the one in the trick included) and the lowest card
+    below the price (which stays below it until played) are then in tricks
+    it never takes.  Positions that differ only in those cards' points have
+    one value, and such cards of one hand play alike."""
+    cdef uint64_t below, dead
+    if not (c.opts & OPT_DEAD) or c.two or c.free:
+        return 0
+    below = inplay & (bit(s.price) - 1)
+    if not mine or (below & mine):
+        return 0
+    dead = inplay & ~low_bits(cb_hibit(mine) + 1)
+    return dead | (below & (~below + 1))
+
+
+cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nogil:
+    """The cards in play that can never win a trick (OPT_LOSERS; one bottle,
+    every hand playing to every trick: not Devil's Eye; no Lopaka, whose
+    policy compares the cards that would win so far).
+
+    A card at or above the price never buys (the price only falls).  Every
+    holder plays a card to every trick; when each card of holder G either
+    lies above such a card or is the lowest card below the price (which
+    stays below it until played, and buys the trick it is played to), that
+    card never takes a trick.  So, for the holder G whose lowest card (but
+    that one) is highest, every card from the price up to G's lowest is a
+    loser, whoever holds it.  Of a loser only its holder, suit and points
+    count: where it lies among the others changes nothing."""
+    cdef uint64_t below, low, cards
+    cdef int h, i, top = -1
+    if not (c.opts & OPT_LOSERS) or c.two or c.free or c.lopaka >= 0:
+        return 0
+    below = inplay & (bit(s.price) - 1)
+    low = below & (~below + 1)
+    for h in range(c.nholders):
+        cards = s.hand[h]
+        for i in range(s.n):
+            if s.tholder[i] == h:
+                cards |= bit(s.tcard[i])
+        cards &= ~low
+        if cards and not (cards & below) and cb_ctz(cards) > top:
+            top = cb_ctz(cards)
+    if top < 0:
+        return 0
+    return inplay & ~low_bits(s.price) & low_bits(top)
+
+
+cdef inline void mark_trick(Ctx* c, State* s) noexcept nogil:
+    """Work out the trick's dead cards and losers, at its start: the cards in
+    play, the price and the root side's cards (the one in the trick
+    included) stay as they are until it ends, and so do they."""
+    cdef uint64_t mine
+    if not (c.opts & (OPT_DEAD | OPT_LOSERS)):
+        s.dead = s.losers = 0
+        return
+    mine = seat_cards(c, s, c.root)
+    if c.partner >= 0:
+        mine |= seat_cards(c, s, c.partner)
+    s.dead = dead_cards(c, s, s.inplay, mine)
+    s.losers = loser_cards(c, s, s.inplay)
 
 
 cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int taken, int taken2,
@@ -1089,9 +1176,9 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         if oexact:
             exact_words(inplay, p, ok)
         else:
-            pattern(c, s, inplay, p, run_floor(c, s), False, ok)
+            pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, s.losers)
     if not kexact:
-        pattern(c, s, inplay, p, run_floor(c, s), True, k)
+        pattern(c, s, inplay, p, run_floor(c, s), True, k, s.dead, s.losers)
     return relative
 
 
@@ -1188,7 +1275,8 @@ cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nog
 
 
 cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
-                         bint points, uint64_t* k) noexcept nogil:
+                         bint points, uint64_t* k, uint64_t dead=0,
+                         uint64_t losers=0) noexcept nogil:
     """The cards in play as a pattern: in the total order, each card's holder,
     suit and (`points`) points, and nothing of which card it is.
 
@@ -1196,7 +1284,10 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     and their points, so two positions whose cards in play show one pattern
     (and whose price lies at the same place in it: the key's count of cards
     below the price) play identically, whichever cards have gone.  The
-    bottle question's key leaves the points out.
+    bottle question's key leaves the points out, and every key those of the
+    `dead` cards (`dead_cards`).  The `losers` (`loser_cards`), which lie
+    next to each other (from the price up to the root seat's lowest card),
+    are written sorted by holder, suit and points.
 
     Written as bit planes: plane by plane (holder bits, suit bits, points
     bits), the bits of the cards in play gathered to the low end (the i-th
@@ -1228,7 +1319,7 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     planes[hb] = cb_gather(g, c.suit_mask[1])
     planes[hb + 1] = cb_gather(g, c.suit_mask[2])
     for i in range(pb):
-        planes[hb + 2 + i] = cb_gather(g, c.pbit[i])
+        planes[hb + 2 + i] = cb_gather(g, c.pbit[i] & ~dead)
     if floor < MAXC:
         # Bit i: card i continues a run that card i - 1 is in (both at or
         # above the floor, one holder, not Lopaka).
@@ -1238,6 +1329,9 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
         if c.lopaka >= 0:
             run &= ~cb_gather(g, s.hand[c.lopaka])
         sort_runs(planes + hb, 2 + pb, run >> 1)
+    if losers:
+        run = cb_gather(g, losers)
+        sort_runs(planes, hb + 2 + pb, run & (run >> 1))
     k[0] = k[1] = k[2] = k[3] = 0
     at = 0
     for i in range(hb + 2 + pb):
@@ -1710,7 +1804,7 @@ cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noex
     if oexact:
         exact_words(inplay, p, ok)
     else:
-        pattern(c, s, inplay, p, run_floor(c, s), False, ok)
+        pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, s.losers)
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
                       TAKEN_AVOID, 0, 0, count, oexact)
 
@@ -1747,6 +1841,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         result = ending(c, below, mine, owns)
         if result != ENDS_OPEN:
             return result == ENDS_FREE
+        mark_trick(c, s)
     depth = cb_popcount(inplay)
     c.dnodes[c.tricks_left[depth]] += 1
     use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
@@ -1766,7 +1861,8 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
-    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS)
+    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
+                           s.losers)
     if (c.opts & OPT_ETC) and (c.opts & OPT_TT) and s.n == c.nholders - 1 and depth - 1 > (TT_MIN + 1) * c.nholders:
         # The trick ends with this move: a child already settled in the
         # table the mover's way answers at once.
@@ -1849,6 +1945,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         owner_max = -c.pile - (s.taken if c.hot else 0)
         if owner_max <= alpha and beta <= s.taken and s.n == 0:
             return s.taken if avoid(c, s) else owner_max
+    if s.n == 0:
+        mark_trick(c, s)
     depth = cb_popcount(inplay)
     c.dnodes[c.tricks_left[depth]] += 1
     if s.n == 0 and (c.opts & OPT_TT):
@@ -1902,7 +2000,9 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
     reps = mover_legal(c, s, h)
     if c.opts & OPT_EQUIV:
-        reps = representatives(c, s, h, reps, inplay, True, c.opts & OPT_RUNS)
+        # (The root side's own cards are never dead.)
+        reps = representatives(c, s, h, reps, inplay, True, c.opts & OPT_RUNS,
+                               0 if maximise else s.dead, s.losers)
     nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
@@ -2344,6 +2444,7 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
     for i in range(nh):
         s.inplay |= s.hand[i]
     s.n = len(trick)
+    mark_trick(c, s)
     return 0
 
 

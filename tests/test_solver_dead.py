@@ -1,0 +1,212 @@
+"""Cards that cannot matter (the paranoid search with one bottle).  A hand
+that holds no card below the price (but perhaps the lowest, which buys the
+trick it is played to) never buys: it takes a trick only with the highest
+card in it.
+
+- dead cards (`dead`): while the root seat (and its partner, in team mode)
+  is such a hand, a card above its highest, or the lowest card below the
+  price, lies in a trick it never takes.  Their points never reach it: the
+  table keys leave them out, and two such cards of one hand play alike
+  whatever their points;
+- losers (`losers`): every card from the price up to the lowest of such a
+  hand never takes a trick (that hand plays a higher one to each), whoever
+  holds it.  Of a loser only its holder, suit and points count: the keys
+  write the losers sorted, and a hand's losers of one suit and points play
+  alike wherever they lie.  (No Lopaka: his policy compares cards that
+  would win.)
+
+The values must be those of the search without them in every rule set, and
+of the reference; and two positions that differ only in what the technique
+leaves out must meet in the table.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import CONFIGS, config_id
+from cursedbottle.engine.position import Position
+from cursedbottle.engine.rules import Edition, Rules
+from cursedbottle.solver import _search, solve
+from cursedbottle.solver.api import release_table
+from cursedbottle.solver.sampling import random_position
+
+ALL = _search.ALL_OPTIONS
+PLAIN = _search.ALL_OPTIONS & ~_search.OPTIONS["dead"]
+NO_LOSERS = _search.ALL_OPTIONS & ~_search.OPTIONS["losers"]
+
+
+#: The Bottle Imp at three, seven tricks left (solver/sampling.py's position
+#: "twin" #182).  Seat 2 leads with nothing below the price (3Y) and 34B its
+#: highest card; seat 1 holds 37R, which lies above all of seat 2's.
+FIRST = {
+    "rules": {"players": 3, "game": "bottle-imp"},
+    "lopaka": None,
+    "hands": [["2Y", "7Y", "16R", "25Y", "26R", "29R", "33R"],
+              ["4B", "6B", "14R", "18Y", "22Y", "32B", "37R"],
+              ["8B", "13B", "20B", "21R", "23R", "24B", "34B"]],
+    "pile": ["15Y", "30B", "31R"],
+    "price": "3Y",
+    "owner": 2,
+    "taken": [[], ["5Y", "9Y", "11R", "12Y", "35R", "36R"], ["1Y", "10B", "17B", "27B", "28Y"]],
+    "leader": 2,
+    "trick": [],
+}
+#: Its twin: seat 1 holds 35R instead (other points), 37R in its tricks; 36R,
+#: the card between them, is out of play, so the cards in play show one
+#: pattern but for that card's points.
+TWIN = {**FIRST,
+        "hands": [FIRST["hands"][0], [*FIRST["hands"][1][:-1], "35R"], FIRST["hands"][2]],
+        "taken": [[], ["5Y", "9Y", "11R", "12Y", "36R", "37R"], FIRST["taken"][2]]}
+#: What the reference (solver/reference.py) gives both, in about five minutes each.
+VALUES = {"8B": 25, "13B": 25, "20B": 25, "21R": 30, "23R": 30, "24B": 19, "34B": 19}
+
+
+def test_a_dead_cards_points_change_no_value() -> None:
+    """The twins' values are one, with the technique and without it."""
+    first, twin = Position.from_json(FIRST), Position.from_json(TWIN)
+    deck = first.to_hand().deck
+    points = {card.ascii: deck.points[card.index] for card in deck.cards}
+    assert points["35R"] != points["37R"]
+    for pos in (first, twin):
+        for opts in (ALL, PLAIN):
+            assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == VALUES
+
+
+def _meets(first: Position, twin: Position, opts: int) -> tuple[int, int]:
+    """The twin's nodes alone, and solved right after the first on the same
+    table (`share`), where it finds what the first stored under its keys."""
+    release_table()
+    alone = solve(twin, opts)
+    release_table()
+    solve(first, opts)
+    after = solve(twin, opts)
+    assert after.values == alone.values
+    return alone.nodes, after.nodes
+
+
+def test_the_twin_meets_the_first_in_the_table() -> None:
+    """Solved right after the first on the same table (`share`), the twin
+    finds its subtrees there with the technique (its trick starts' keys are
+    the first's: 118,071 nodes alone, 194 after) and searches most of them
+    again without it (124,544 and 35,713)."""
+    first, twin = Position.from_json(FIRST), Position.from_json(TWIN)
+    alone, after = _meets(first, twin, ALL)
+    assert after * 100 < alone
+    alone, after = _meets(first, twin, PLAIN)
+    assert after * 5 > alone
+
+
+#: Three players, six tricks left (sampling's "losers" #57): seat 0 leads
+#: with 8S its lowest card and nothing below the price (AD, none in play).
+#: Seat 1's 4S and seat 2's AS, both a point, are losers; in the twin they
+#: trade places, and the losers of each hand show the same suits and points.
+LOSERS_FIRST = {
+    "rules": {"players": 3, "hot_bottle": False},
+    "lopaka": None,
+    "hands": [["8S", "9D", "10D", "QD", "QH", "QS"], ["2D", "4D", "4S", "5S", "6D", "JD"],
+              ["AS", "2S", "5D", "5H", "9S", "JS"]],
+    "pile": ["2H", "3D", "7S"],
+    "price": "AD",
+    "owner": 2,
+    "taken": [["8H", "10H", "JH"], ["3S", "4H", "6H", "6S", "9H", "10S"],
+              ["AH", "3H", "7D", "7H", "8D"]],
+    "leader": 0,
+    "trick": [],
+}
+LOSERS_TWIN = {**LOSERS_FIRST,
+               "hands": [LOSERS_FIRST["hands"][0], ["2D", "4D", "AS", "5S", "6D", "JD"],
+                         ["4S", "2S", "5D", "5H", "9S", "JS"]]}
+#: The reference's values for both (about six seconds each).
+LOSERS_VALUES = {"8S": 25, "9D": 30, "10D": 30, "QD": 30, "QH": 30, "QS": 30}
+
+
+def test_losers_trading_places_change_no_value() -> None:
+    for pos in (Position.from_json(LOSERS_FIRST), Position.from_json(LOSERS_TWIN)):
+        for opts in (ALL, NO_LOSERS):
+            assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == LOSERS_VALUES
+
+
+def test_losers_trading_places_meet_in_the_table() -> None:
+    """With the technique the twin finds its subtrees (5,465 nodes alone,
+    140 after the first); without it most of them are new (9,062 and
+    6,675)."""
+    first, twin = Position.from_json(LOSERS_FIRST), Position.from_json(LOSERS_TWIN)
+    alone, after = _meets(first, twin, ALL)
+    assert after * 20 < alone
+    alone, after = _meets(first, twin, NO_LOSERS)
+    assert after * 2 > alone
+
+
+#: Three players, six tricks left: seat 2 leads holding AS, below the price
+#: (2D), so its own cards settle nothing; seat 0 holds nothing below it, and
+#: 6D is its lowest, so every card from 2D to 5S loses.  Seat 1's 2H and
+#: seat 2's 4H, both no points, trade places in the twin.
+ANY_HAND_FIRST = {
+    "rules": {"players": 3, "hot_bottle": False},
+    "lopaka": None,
+    "hands": [["6D", "7S", "9S", "10D", "JS", "QD"], ["AH", "2H", "5S", "9H", "JH", "QH"],
+              ["AS", "2S", "4H", "4S", "7D", "10S"]],
+    "pile": ["7H", "8H", "JD"],
+    "price": "2D",
+    "owner": 1,
+    "taken": [["3H", "5H", "QS"], ["8D", "9D"],
+              ["AD", "3D", "3S", "4D", "5D", "6H", "6S", "8S", "10H"]],
+    "leader": 2,
+    "trick": [],
+}
+ANY_HAND_TWIN = {**ANY_HAND_FIRST,
+                 "hands": [ANY_HAND_FIRST["hands"][0], ["AH", "4H", "5S", "9H", "JH", "QH"],
+                           ["AS", "2S", "2H", "4S", "7D", "10S"]]}
+#: The reference's values (about 45 seconds each).
+ANY_HAND_VALUES = ({"AS": 20, "2S": 15, "4H": 15, "4S": 15, "7D": 15, "10S": 15},
+                   {"AS": 20, "2H": 15, "2S": 15, "4S": 15, "7D": 15, "10S": 15})
+
+
+def test_losers_below_another_hands_lowest() -> None:
+    """The losers come from any hand with nothing below the price, not only
+    the root seat's: the twin meets the first (9,314 nodes alone, 159
+    after) with the technique, and not without it (11,872 and 6,030)."""
+    first, twin = Position.from_json(ANY_HAND_FIRST), Position.from_json(ANY_HAND_TWIN)
+    for pos, values in zip((first, twin), ANY_HAND_VALUES, strict=True):
+        for opts in (ALL, NO_LOSERS):
+            assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == values
+    alone, after = _meets(first, twin, ALL)
+    assert after * 20 < alone
+    alone, after = _meets(first, twin, NO_LOSERS)
+    assert after * 2 > alone
+
+def _positions(rules: Rules, count: int, seed: str) -> list[Position]:
+    """Random positions with at most 18 cards in play (15 where the tree is wide)."""
+    wide = rules.holders >= 5 or rules.devils_eye or rules.teams or rules.second_bottle
+    left = (15 if wide else 18) // rules.holders
+    rng = random.Random(f"dead:{seed}")
+    return [random_position(rules, rng, left, in_trick=i % rules.holders) for i in range(count)]
+
+
+@pytest.mark.parametrize("rules", [r for r in CONFIGS if not r.second_bottle], ids=config_id)
+def test_dead_cards_and_losers_change_no_value(rules: Rules) -> None:
+    for pos in _positions(rules, 6, config_id(rules)):
+        values = solve(pos, ALL).values
+        assert values == solve(pos, PLAIN).values
+        assert values == solve(pos, NO_LOSERS).values
+
+
+def test_dead_cards_save_nodes() -> None:
+    """The Bottle Imp at three, eight tricks left, where points vary most."""
+    rng = random.Random("dead:nodes")
+    positions = [random_position(Rules(3, edition=Edition.BOTTLE_IMP), rng, 8, in_trick=0)
+                 for _ in range(12)]
+    with_dead = sum(solve(pos, ALL).nodes for pos in positions)
+    without = sum(solve(pos, PLAIN).nodes for pos in positions)
+    assert with_dead < without
+
+
+def test_losers_save_nodes() -> None:
+    """Cursed Bottle at four, six tricks left: a tenth of the nodes at least."""
+    rng = random.Random("losers:nodes")
+    positions = [random_position(Rules(4), rng, 6, in_trick=0) for _ in range(12)]
+    with_losers = sum(solve(pos, ALL).nodes for pos in positions)
+    without = sum(solve(pos, NO_LOSERS).nodes for pos in positions)
+    assert with_losers < 0.9 * without
