@@ -1030,10 +1030,19 @@ cdef inline uint64_t dead_cards(Ctx* c, State* s, uint64_t inplay, uint64_t mine
     return dead | (below & (~below + 1))
 
 
+cdef inline uint64_t held(State* s, int h) noexcept nogil:
+    """Holder `h`'s cards in play: its hand and its card in the trick."""
+    cdef uint64_t cards = s.hand[h]
+    cdef int i
+    for i in range(s.n):
+        if s.tholder[i] == h:
+            cards |= bit(s.tcard[i])
+    return cards
+
+
 cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nogil:
     """The cards in play that can never win a trick (OPT_LOSERS; one bottle,
-    every hand playing to every trick: not Devil's Eye; no Lopaka, whose
-    policy compares the cards that would win so far).
+    every hand playing to every trick: not Devil's Eye).
 
     A card at or above the price never buys (the price only falls).  Every
     holder plays a card to every trick; when each card of holder G either
@@ -1042,21 +1051,27 @@ cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nog
     card never takes a trick.  So, for the holder G whose lowest card (but
     that one) is highest, every card from the price up to G's lowest is a
     loser, whoever holds it.  Of a loser only its holder, suit and points
-    count: where it lies among the others changes nothing."""
-    cdef uint64_t below, low, cards
-    cdef int h, i, top = -1
-    if not (c.opts & OPT_LOSERS) or c.two or c.free or c.lopaka >= 0:
+    count: where it lies among the others changes nothing.
+
+    Lopaka's policy compares his cards with the one winning the trick so
+    far, which may be a loser: the losers end below his lowest card at or
+    above the price, so that each of his cards beats every one of them,
+    wherever it lies."""
+    cdef uint64_t below, low, cards, lop = 0
+    cdef int h, top = -1
+    if not (c.opts & OPT_LOSERS) or c.two or c.free:
         return 0
     below = inplay & (bit(s.price) - 1)
     low = below & (~below + 1)
     for h in range(c.nholders):
-        cards = s.hand[h]
-        for i in range(s.n):
-            if s.tholder[i] == h:
-                cards |= bit(s.tcard[i])
+        cards = held(s, h)
+        if h == c.lopaka:
+            lop = cards & ~low_bits(s.price)
         cards &= ~low
         if cards and not (cards & below) and cb_ctz(cards) > top:
             top = cb_ctz(cards)
+    if c.lopaka >= 0 and lop and cb_ctz(lop) < top:
+        top = cb_ctz(lop)
     if top < 0:
         return 0
     return inplay & ~low_bits(s.price) & low_bits(top)

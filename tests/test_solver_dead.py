@@ -12,8 +12,9 @@ card in it.
   hand never takes a trick (that hand plays a higher one to each), whoever
   holds it.  Of a loser only its holder, suit and points count: the keys
   write the losers sorted, and a hand's losers of one suit and points play
-  alike wherever they lie.  (No Lopaka: his policy compares cards that
-  would win.)
+  alike wherever they lie.  (With Lopaka they end below his lowest card
+  at or above the price: his policy compares his cards with the one
+  winning so far.)
 
 The values must be those of the search without them in every rule set, and
 of the reference; and two positions that differ only in what the technique
@@ -30,6 +31,7 @@ from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import _search, solve
 from cursedbottle.solver.api import release_table
+from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
 
 ALL = _search.ALL_OPTIONS
@@ -176,6 +178,33 @@ def test_losers_below_another_hands_lowest() -> None:
     assert after * 20 < alone
     alone, after = _meets(first, twin, NO_LOSERS)
     assert after * 2 > alone
+
+#: Two players and Lopaka (seat 0), five tricks left, 4S led (a fuzzer's
+#: find).  Lopaka holds cards that would lie among the losers below seat
+#: 2's lowest card; his policy compares them with the card winning so far,
+#: which may be one of those losers, so where each lies matters to him.
+#: The losers end below his lowest card at or above the price: with them
+#: running up to seat 2's lowest instead, 5S was valued 11.
+LOPAKA = {
+    "rules": {"players": 2, "hot_bottle": True},
+    "lopaka": 0,
+    "hands": [["2D", "3D", "4H", "5D", "7H", "8D"], ["AD", "6D", "9D", "JS", "QD"],
+              ["3S", "4D", "5S", "7D", "7S", "10D"]],
+    "pile": ["10S", "QH", "QS"],
+    "price": "5H",
+    "owner": 0,
+    "taken": [["2H", "3H", "8S", "9S", "JD"],
+              ["AH", "AS", "2S", "6H", "6S", "8H", "9H", "10H", "JH"], []],
+    "leader": 1,
+    "trick": ["4S"],
+}
+
+
+def test_losers_end_below_lopakas_cards() -> None:
+    pos = Position.from_json(LOPAKA)
+    _, reference, _ = reference_solve(pos.to_hand())
+    assert {c.ascii: v for c, v in reference.items()} == {"3S": 10, "5S": 15, "7S": 11}
+    assert solve(pos, ALL).values == reference
 
 def _positions(rules: Rules, count: int, seed: str) -> list[Position]:
     """Random positions with at most 18 cards in play (15 where the tree is wide)."""
