@@ -1003,6 +1003,7 @@ cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
         if (losers >> card) & 1:
             # (Any higher one of its hand, suit and points: `loser_cards`.)
             if not (losers & legal & c.suit_mask[c.suit[card]] & ~low_bits(card + 1)
+                    & s.hand[card_holder(c, s, h, card)]
                     & (c.pmask[c.points[card]] if same_points else ~(<uint64_t>0))):
                 out |= bit(card)
         elif not same_as_next(c, s, h, legal, inplay, card, same_points, runs, dead):
@@ -1012,8 +1013,8 @@ cdef inline uint64_t representatives(Ctx* c, State* s, int h, uint64_t legal,
 
 cdef inline uint64_t dead_cards(Ctx* c, State* s, uint64_t inplay, uint64_t mine) noexcept nogil:
     """The cards in play whose points can never reach the tricks of the side
-    whose cards in play are `mine` (OPT_DEAD; one bottle, not Devil's Eye;
-    the root seat and its partner, in team mode): while it holds no card
+    whose cards in play are `mine` (OPT_DEAD; one bottle; the root seat and
+    its partner, in team mode): while it holds no card
     below the price it never buys (the price only falls), so it takes a trick
     only with the highest card in it and none below the price; every card
     above its highest (the one in the trick included) and the lowest card
@@ -1021,7 +1022,7 @@ cdef inline uint64_t dead_cards(Ctx* c, State* s, uint64_t inplay, uint64_t mine
     it never takes.  Positions that differ only in those cards' points have
     one value, and such cards of one hand play alike."""
     cdef uint64_t below, dead
-    if not (c.opts & OPT_DEAD) or c.two or c.free:
+    if not (c.opts & OPT_DEAD) or c.two:
         return 0
     below = inplay & (bit(s.price) - 1)
     if not mine or (below & mine):
@@ -1041,11 +1042,11 @@ cdef inline uint64_t held(State* s, int h) noexcept nogil:
 
 
 cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nogil:
-    """The cards in play that can never win a trick (OPT_LOSERS; one bottle,
-    every hand playing to every trick: not Devil's Eye).
+    """The cards in play that can never win a trick (OPT_LOSERS; one bottle).
 
     A card at or above the price never buys (the price only falls).  Every
-    holder plays a card to every trick; when each card of holder G either
+    holder plays a card to every trick (Devil's Eye: every seat two, from
+    either hand, so there G is a seat's two hands); when each card of holder G either
     lies above such a card or is the lowest card below the price (which
     stays below it until played, and buys the trick it is played to), that
     card never takes a trick.  So, for the holder G whose lowest card (but
@@ -1059,12 +1060,13 @@ cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nog
     wherever it lies."""
     cdef uint64_t below, low, cards, lop = 0
     cdef int h, top = -1
-    if not (c.opts & OPT_LOSERS) or c.two or c.free:
+    if not (c.opts & OPT_LOSERS) or c.two:
         return 0
     below = inplay & (bit(s.price) - 1)
     low = below & (~below + 1)
     for h in range(c.nholders):
-        cards = held(s, h)
+        # (Devil's Eye: a seat plays its two cards a trick from either hand.)
+        cards = seat_cards(c, s, c.holder_seat[h]) if c.free else held(s, h)
         if h == c.lopaka:
             lop = cards & ~low_bits(s.price)
         cards &= ~low

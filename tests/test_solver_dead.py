@@ -1,7 +1,8 @@
 """Cards that cannot matter (the paranoid search with one bottle).  A hand
 that holds no card below the price (but perhaps the lowest, which buys the
 trick it is played to) never buys: it takes a trick only with the highest
-card in it.
+card in it.  (In Devil's Eye, where a seat plays two cards a trick from
+either hand, the seat's two hands together.)
 
 - dead cards (`dead`): while the root seat (and its partner, in team mode)
   is such a hand, a card above its highest, or the lowest card below the
@@ -205,6 +206,33 @@ def test_losers_end_below_lopakas_cards() -> None:
     _, reference, _ = reference_solve(pos.to_hand())
     assert {c.ascii: v for c, v in reference.items()} == {"3S": 10, "5S": 15, "7S": 11}
     assert solve(pos, ALL).values == reference
+
+#: Devil's Eye, five tricks left (a fuzzer's find).  A seat plays its two
+#: cards a trick from either hand, so the losers lie below a seat's lowest
+#: card, and only a hand's own losers of one suit and points play alike:
+#: with those of both hands of seat 0 merged, 15Y (in its second hand) was
+#: valued 53.
+DEVILS_EYE = {
+    "rules": {"players": 2, "game": "bottle-imp"},
+    "lopaka": None,
+    "hands": [["8B", "21R", "35R"], ["10B", "13B", "14R", "15Y", "23R", "25Y", "28Y"],
+              ["16R", "18Y", "22Y", "32B", "37R"], ["1Y", "9Y", "11R", "31R", "33R"]],
+    "pile": ["4B", "24B", "26R", "29R"],
+    "price": "6B",
+    "owner": 0,
+    "taken": [["2Y", "3Y", "5Y", "7Y", "12Y", "17B", "20B", "27B", "30B", "34B", "36R"], []],
+    "leader": 0,
+    "trick": [],
+}
+#: The reference's values (about five minutes).
+DEVILS_EYE_VALUES = {"8B": 53, "10B": 53, "13B": 53, "14R": 58, "15Y": 57, "21R": 57,
+                     "23R": 58, "25Y": 58, "28Y": 58, "35R": 42}
+
+
+def test_losers_of_a_devils_eye_seat() -> None:
+    pos = Position.from_json(DEVILS_EYE)
+    for opts in (ALL, NO_LOSERS, PLAIN):
+        assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == DEVILS_EYE_VALUES
 
 def _positions(rules: Rules, count: int, seed: str) -> list[Position]:
     """Random positions with at most 18 cards in play (15 where the tree is wide)."""
