@@ -463,6 +463,11 @@ cdef struct Ctx:
     int64_t dnodes[17]
     #: Tricks left by the count of cards in play (for dnodes, no division a node).
     uint8_t tricks_left[MAXC + 1]
+    #: The dead cards and the losers of the trick in progress (`mark_trick`),
+    #: by the count of cards in play, which stays as it is through a trick
+    #: (not in the State, which every move copies).
+    uint64_t dead_at[MAXC + 1]
+    uint64_t losers_at[MAXC + 1]
     int64_t card_nodes[MAXC]
     int64_t card_probes[MAXC]
     uint64_t valued
@@ -488,9 +493,6 @@ cdef struct State:
     int8_t sowner
     #: Every seat's points taken (the max-n search values every seat).
     int16_t tk[MAXH]
-    #: The dead cards and the losers of the trick in progress (`mark_trick`).
-    uint64_t dead
-    uint64_t losers
 
 
 cdef extern from "Python.h":
@@ -1058,25 +1060,29 @@ cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nog
     far, which may be a loser: the losers end below his lowest card at or
     above the price, so that each of his cards beats every one of them,
     wherever it lies."""
-    cdef uint64_t below, low, cards, lop = 0
+    cdef uint64_t below, above, cards, lop
     cdef int h, top = -1
     if not (c.opts & OPT_LOSERS) or c.two:
         return 0
     below = inplay & (bit(s.price) - 1)
-    low = below & (~below + 1)
+    above = inplay & ~below
+    # (The lowest card below the price apart.)
+    below &= below - 1
     for h in range(c.nholders):
         # (Devil's Eye: a seat plays its two cards a trick from either hand.)
-        cards = seat_cards(c, s, c.holder_seat[h]) if c.free else held(s, h)
-        if h == c.lopaka:
-            lop = cards & ~low_bits(s.price)
-        cards &= ~low
-        if cards and not (cards & below) and cb_ctz(cards) > top:
-            top = cb_ctz(cards)
-    if c.lopaka >= 0 and lop and cb_ctz(lop) < top:
-        top = cb_ctz(lop)
+        if c.free:
+            cards = seat_cards(c, s, c.holder_seat[h])
+        else:
+            cards = held(s, h) if s.n else s.hand[h]
+        if not (cards & below) and (cards & above) and cb_ctz(cards & above) > top:
+            top = cb_ctz(cards & above)
     if top < 0:
         return 0
-    return inplay & ~low_bits(s.price) & low_bits(top)
+    if c.lopaka >= 0:
+        lop = (held(s, c.lopaka) if s.n else s.hand[c.lopaka]) & above
+        if lop and cb_ctz(lop) < top:
+            top = cb_ctz(lop)
+    return above & (bit(top) - 1)
 
 
 cdef inline void mark_trick(Ctx* c, State* s) noexcept nogil:
@@ -1084,14 +1090,15 @@ cdef inline void mark_trick(Ctx* c, State* s) noexcept nogil:
     play, the price and the root side's cards (the one in the trick
     included) stay as they are until it ends, and so do they."""
     cdef uint64_t mine
+    cdef int count = cb_popcount(s.inplay)
     if not (c.opts & (OPT_DEAD | OPT_LOSERS)):
-        s.dead = s.losers = 0
+        c.dead_at[count] = c.losers_at[count] = 0
         return
     mine = seat_cards(c, s, c.root)
     if c.partner >= 0:
         mine |= seat_cards(c, s, c.partner)
-    s.dead = dead_cards(c, s, s.inplay, mine)
-    s.losers = loser_cards(c, s, s.inplay)
+    c.dead_at[count] = dead_cards(c, s, s.inplay, mine)
+    c.losers_at[count] = loser_cards(c, s, s.inplay)
 
 
 cdef inline uint64_t misc_word(Ctx* c, int below, int leader, int owns, int taken, int taken2,
@@ -1193,9 +1200,10 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
         if oexact:
             exact_words(inplay, p, ok)
         else:
-            pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, s.losers)
+            pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, c.losers_at[count])
     if not kexact:
-        pattern(c, s, inplay, p, run_floor(c, s), True, k, s.dead, s.losers)
+        pattern(c, s, inplay, p, run_floor(c, s), True, k, c.dead_at[count],
+                c.losers_at[count])
     return relative
 
 
@@ -1291,6 +1299,42 @@ cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nog
             planes[q] ^= d | (d << 1)
 
 
+cdef inline void sort_band(uint64_t* planes, int n, int hb, uint64_t band) noexcept nogil:
+    """Sort the fields of bit planes at the places of `band` (n planes, most
+    significant first): each field read into a small number, the numbers
+    sorted by insertion, and written back in order.  (The losers lie in no
+    order at all: `sort_runs`' swaps of neighbours took a pass a place, and
+    cost more than the positions they joined saved; sorting by holder alone
+    joined fewer: solver/README.md.)"""
+    cdef uint16_t f[64]
+    cdef uint16_t v
+    cdef uint64_t b = band
+    cdef int m = 0, i, j, q
+    while b:
+        i = cb_ctz(b)
+        b &= b - 1
+        v = 0
+        for q in range(n):
+            v = (v << 1) | <uint16_t>((planes[q] >> i) & 1)
+        j = m
+        while j > 0 and f[j - 1] > v:
+            f[j] = f[j - 1]
+            j -= 1
+        f[j] = v
+        m += 1
+    for q in range(n):
+        planes[q] &= ~band
+    b = band
+    j = 0
+    while b:
+        i = cb_ctz(b)
+        b &= b - 1
+        v = f[j]
+        j += 1
+        for q in range(n):
+            planes[q] |= (<uint64_t>((v >> (n - 1 - q)) & 1)) << i
+
+
 cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
                          bint points, uint64_t* k, uint64_t dead=0,
                          uint64_t losers=0) noexcept nogil:
@@ -1303,8 +1347,8 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     below the price) play identically, whichever cards have gone.  The
     bottle question's key leaves the points out, and every key those of the
     `dead` cards (`dead_cards`).  The `losers` (`loser_cards`), which lie
-    next to each other (from the price up to the root seat's lowest card),
-    are written sorted by holder, suit and points.
+    next to each other (from the price up), are written sorted by holder,
+    suit and points (`sort_band`).
 
     Written as bit planes: plane by plane (holder bits, suit bits, points
     bits), the bits of the cards in play gathered to the low end (the i-th
@@ -1346,9 +1390,8 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
         if c.lopaka >= 0:
             run &= ~cb_gather(g, s.hand[c.lopaka])
         sort_runs(planes + hb, 2 + pb, run >> 1)
-    if losers:
-        run = cb_gather(g, losers)
-        sort_runs(planes, hb + 2 + pb, run & (run >> 1))
+    if losers & (losers - 1):
+        sort_band(planes, hb + 2 + pb, hb, cb_gather(g, losers))
     k[0] = k[1] = k[2] = k[3] = 0
     at = 0
     for i in range(hb + 2 + pb):
@@ -1821,7 +1864,7 @@ cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noex
     if oexact:
         exact_words(inplay, p, ok)
     else:
-        pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, s.losers)
+        pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, c.losers_at[count])
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
                       TAKEN_AVOID, 0, 0, count, oexact)
 
@@ -1879,7 +1922,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         return avoid(c, &child)
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
     reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
-                           s.losers)
+                           c.losers_at[depth])
     if (c.opts & OPT_ETC) and (c.opts & OPT_TT) and s.n == c.nholders - 1 and depth - 1 > (TT_MIN + 1) * c.nholders:
         # The trick ends with this move: a child already settled in the
         # table the mover's way answers at once.
@@ -1889,6 +1932,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
             m &= ~bit(card)
             child = s[0]
             play(c, &child, card_holder(c, s, h, card), card)
+            mark_trick(c, &child)
             owner_key(c, &child, in_play(c, &child), ok)
             e = tt_find(c, ok, &ecopy)
             if e != NULL and ((e.lower > 0) if maximise else (e.upper < 0)):
@@ -2019,7 +2063,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if c.opts & OPT_EQUIV:
         # (The root side's own cards are never dead.)
         reps = representatives(c, s, h, reps, inplay, True, c.opts & OPT_RUNS,
-                               0 if maximise else s.dead, s.losers)
+                               0 if maximise else c.dead_at[depth], c.losers_at[depth])
     nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
