@@ -89,16 +89,23 @@ def _meets(first: Position, twin: Position, opts: int) -> tuple[int, int]:
     return alone.nodes, after.nodes
 
 
+def _meets_only_with(first: dict, twin: dict, without: int, saved: int, kept: int) -> None:
+    """Solved right after the first, the twin takes under 1/`saved` of its
+    nodes alone with every technique, and over 1/`kept` of them with the
+    options `without` the one that joins them."""
+    first_pos, twin_pos = Position.from_json(first), Position.from_json(twin)
+    alone, after = _meets(first_pos, twin_pos, ALL)
+    assert after * saved < alone
+    alone, after = _meets(first_pos, twin_pos, without)
+    assert after * kept > alone
+
+
 def test_the_twin_meets_the_first_in_the_table() -> None:
     """Solved right after the first on the same table (`share`), the twin
     finds its subtrees there with the technique (its trick starts' keys are
-    the first's: 118,071 nodes alone, 194 after) and searches most of them
-    again without it (124,544 and 35,713)."""
-    first, twin = Position.from_json(FIRST), Position.from_json(TWIN)
-    alone, after = _meets(first, twin, ALL)
-    assert after * 100 < alone
-    alone, after = _meets(first, twin, PLAIN)
-    assert after * 5 > alone
+    the first's: 118,018 nodes alone, 194 after) and searches most of them
+    again without it (124,442 and 35,547)."""
+    _meets_only_with(FIRST, TWIN, PLAIN, 100, 5)
 
 
 #: Three players, six tricks left (sampling's "losers" #57): seat 0 leads
@@ -135,11 +142,7 @@ def test_losers_trading_places_meet_in_the_table() -> None:
     """With the technique the twin finds its subtrees (5,465 nodes alone,
     140 after the first); without it most of them are new (9,062 and
     6,675)."""
-    first, twin = Position.from_json(LOSERS_FIRST), Position.from_json(LOSERS_TWIN)
-    alone, after = _meets(first, twin, ALL)
-    assert after * 20 < alone
-    alone, after = _meets(first, twin, NO_LOSERS)
-    assert after * 2 > alone
+    _meets_only_with(LOSERS_FIRST, LOSERS_TWIN, NO_LOSERS, 20, 2)
 
 
 #: Three players, six tricks left: seat 2 leads holding AS, below the price
@@ -169,16 +172,14 @@ ANY_HAND_VALUES = ({"AS": 20, "2S": 15, "4H": 15, "4S": 15, "7D": 15, "10S": 15}
 
 def test_losers_below_another_hands_lowest() -> None:
     """The losers come from any hand with nothing below the price, not only
-    the root seat's: the twin meets the first (9,314 nodes alone, 159
+    the root seat's: the twin meets the first (9,314 nodes alone, 222
     after) with the technique, and not without it (11,872 and 6,030)."""
     first, twin = Position.from_json(ANY_HAND_FIRST), Position.from_json(ANY_HAND_TWIN)
     for pos, values in zip((first, twin), ANY_HAND_VALUES, strict=True):
         for opts in (ALL, NO_LOSERS):
             assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == values
-    alone, after = _meets(first, twin, ALL)
-    assert after * 20 < alone
-    alone, after = _meets(first, twin, NO_LOSERS)
-    assert after * 2 > alone
+    _meets_only_with(ANY_HAND_FIRST, ANY_HAND_TWIN, NO_LOSERS, 20, 2)
+
 
 #: Two players and Lopaka (seat 0), five tricks left, 4S led (a fuzzer's
 #: find).  Lopaka holds cards that would lie among the losers below seat
