@@ -1299,42 +1299,6 @@ cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nog
             planes[q] ^= d | (d << 1)
 
 
-cdef inline void sort_band(uint64_t* planes, int n, int hb, uint64_t band) noexcept nogil:
-    """Sort the fields of bit planes at the places of `band` (n planes, most
-    significant first): each field read into a small number, the numbers
-    sorted by insertion, and written back in order.  (The losers lie in no
-    order at all: `sort_runs`' swaps of neighbours took a pass a place, and
-    cost more than the positions they joined saved; sorting by holder alone
-    joined fewer: solver/README.md.)"""
-    cdef uint16_t f[64]
-    cdef uint16_t v
-    cdef uint64_t b = band
-    cdef int m = 0, i, j, q
-    while b:
-        i = cb_ctz(b)
-        b &= b - 1
-        v = 0
-        for q in range(n):
-            v = (v << 1) | <uint16_t>((planes[q] >> i) & 1)
-        j = m
-        while j > 0 and f[j - 1] > v:
-            f[j] = f[j - 1]
-            j -= 1
-        f[j] = v
-        m += 1
-    for q in range(n):
-        planes[q] &= ~band
-    b = band
-    j = 0
-    while b:
-        i = cb_ctz(b)
-        b &= b - 1
-        v = f[j]
-        j += 1
-        for q in range(n):
-            planes[q] |= (<uint64_t>((v >> (n - 1 - q)) & 1)) << i
-
-
 cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
                          bint points, uint64_t* k, uint64_t dead=0,
                          uint64_t losers=0) noexcept nogil:
@@ -1348,7 +1312,7 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     bottle question's key leaves the points out, and every key those of the
     `dead` cards (`dead_cards`).  The `losers` (`loser_cards`), which lie
     next to each other (from the price up), are written sorted by holder,
-    suit and points (`sort_band`).
+    suit and points (`sort_runs` over every plane).
 
     Written as bit planes: plane by plane (holder bits, suit bits, points
     bits), the bits of the cards in play gathered to the low end (the i-th
@@ -1391,7 +1355,8 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
             run &= ~cb_gather(g, s.hand[c.lopaka])
         sort_runs(planes + hb, 2 + pb, run >> 1)
     if losers & (losers - 1):
-        sort_band(planes, hb + 2 + pb, hb, cb_gather(g, losers))
+        run = cb_gather(g, losers)
+        sort_runs(planes, hb + 2 + pb, run & (run >> 1))
     k[0] = k[1] = k[2] = k[3] = 0
     at = 0
     for i in range(hb + 2 + pb):
