@@ -235,6 +235,34 @@ def test_losers_of_a_devils_eye_seat() -> None:
     for opts in (ALL, NO_LOSERS, PLAIN):
         assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == DEVILS_EYE_VALUES
 
+#: Four players, five tricks left (a fuzzer's find).  Seat 2 holds AD and 2S
+#: below the price (4H), and 4S just above it.  2S is not the lowest card
+#: below the price: once a trick is bought with a card below it the price
+#: falls below 2S, and seat 2 may then play it under a card that would
+#: have been called a loser.  Only a hand with no card below the price but
+#: the lowest bounds the losers: with seat 2's 4S bounding them, 8D was
+#: valued 22.
+BELOW = {
+    "rules": {"players": 4, "hot_bottle": False},
+    "lopaka": None,
+    "hands": [["7S", "8D", "9H", "10H", "JS"], ["2H", "6D", "7D", "9D", "10S"],
+              ["AD", "2S", "4S", "6H", "8H"], ["3H", "3S", "9S", "10D", "JH"]],
+    "pile": ["AH", "AS", "2D", "JD"],
+    "price": "4H",
+    "owner": 0,
+    "taken": [["5H", "7H", "QH"], [], ["3D", "4D", "5D", "QD"], ["5S", "6S", "8S", "QS"]],
+    "leader": 0,
+    "trick": [],
+}
+
+
+def test_a_card_below_the_price_may_rise_above_it() -> None:
+    pos = Position.from_json(BELOW)
+    _, reference, _ = reference_solve(pos.to_hand())
+    assert {c.ascii: v for c, v in reference.items()} == {
+        "7S": 8, "8D": 16, "9H": 8, "10H": 8, "JS": 8}
+    assert solve(pos, ALL).values == reference
+
 def _positions(rules: Rules, count: int, seed: str) -> list[Position]:
     """Random positions with at most 18 cards in play (15 where the tree is wide)."""
     wide = rules.holders >= 5 or rules.devils_eye or rules.teams or rules.second_bottle
