@@ -1048,10 +1048,11 @@ cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nog
 
     A card at or above the price never buys (the price only falls).  Every
     holder plays a card to every trick (Devil's Eye: every seat two, from
-    either hand, so there G is a seat's two hands); when each card of holder G either
-    lies above such a card or is the lowest card below the price (which
-    stays below it until played, and buys the trick it is played to), that
-    card never takes a trick.  So, for the holder G whose lowest card (but
+    either hand, so there G is a seat's two hands); when each card of
+    holder G either lies above such a card or is the lowest card below the
+    price (which stays below it until played, and buys the trick it is
+    played to), that card never takes a trick.  (Another card below the
+    price may rise above it, once a trick is bought below that card.)  So, for the holder G whose lowest card (but
     that one) is highest, every card from the price up to G's lowest is a
     loser, whoever holds it.  Of a loser only its holder, suit and points
     count: where it lies among the others changes nothing.
@@ -1087,8 +1088,9 @@ cdef inline uint64_t loser_cards(Ctx* c, State* s, uint64_t inplay) noexcept nog
 
 cdef inline void mark_trick(Ctx* c, State* s) noexcept nogil:
     """Work out the trick's dead cards and losers, at its start: the cards in
-    play, the price and the root side's cards (the one in the trick
-    included) stay as they are until it ends, and so do they."""
+    play, the price and every hand's cards (those in the trick included)
+    stay as they are until it ends, and so do they.  Kept by the count of
+    cards in play, which the trick does not change either."""
     cdef uint64_t mine
     cdef int count = cb_popcount(s.inplay)
     if not (c.opts & (OPT_DEAD | OPT_LOSERS)):
