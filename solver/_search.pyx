@@ -232,12 +232,18 @@ cdef enum:
     #: keyed in an order of their own, and such cards of one hand, suit and
     #: points are equivalent wherever they lie.
     OPT_LOSERS = 16777216
-    OPT_ALL = 33554431
+    #: Once the root seat's ending is settled, the seats against it try
+    #: their lowest card first in the points search, without the look-ahead
+    #: (`ordered_moves`): with a deck of at most three point values (Cursed
+    #: Bottle's), where it saves nodes; the Bottle Imp's 1-6 points need
+    #: the look-ahead (measured: solver/README.md, eighteenth part).
+    OPT_OPP_LOW = 33554432
+    OPT_ALL = 67108863
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 33552639
+    OPT_DEFAULT = 67107071
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -247,7 +253,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
-           "losers": OPT_LOSERS}
+           "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -392,6 +398,8 @@ cdef struct Ctx:
     int pvals[MAX_CARD_POINTS + 1]
     int npvals
     bint pbit_hi
+    #: OPT_OPP_LOW, where it pays: decks of at most three point values.
+    bint opp_low
     #: The pattern keys (`pattern`): bit planes of the holder (hbits), suit
     #: (2) and points (pbits) of the cards in play, each as wide as their
     #: count; kcap / ocap cards fit the four words of the main / the bottle
@@ -1301,6 +1309,66 @@ cdef inline void sort_runs(uint64_t* planes, int n, uint64_t pairs) noexcept nog
             planes[q] ^= d | (d << 1)
 
 
+cdef inline void write_band(Ctx* c, State* s, uint64_t* planes, int hb, int pb, uint64_t band,
+                            uint64_t dead, int at) noexcept nogil:
+    """The losers `band` (cards next to each other in play, from field `at`
+    on) written in one order of their own, by holder, suit and points (a
+    dead card's: 0), counted class by class from the masks rather than
+    sorted field by field: a band is as long as a dozen cards at five or six
+    players, and holders lie in it in no order.  Each plane's bits are
+    written a span at a time: a holder's for all its cards, a suit's for
+    the holder's cards of that suit, a points bit's for one class."""
+    cdef int h, su, i, q, v
+    cdef uint64_t others = 0, hm, m, mm, span
+    for q in range(hb + 2 + pb):
+        planes[q] &= ~(low_bits(cb_popcount(band)) << at)
+    for h in range(1, c.nholders):
+        others |= s.hand[h]
+    for h in range(c.nholders):
+        # (A card in no hand counts as holder 0, as in holder_planes.)
+        hm = band & (s.hand[h] if h else ~others)
+        if not hm:
+            continue
+        span = low_bits(cb_popcount(hm)) << at
+        for q in range(hb):
+            if (h >> q) & 1:
+                planes[q] |= span
+        for su in range(3):
+            m = hm & c.suit_mask[su]
+            if not m:
+                continue
+            span = low_bits(cb_popcount(m)) << at
+            if su:
+                planes[hb + su - 1] |= span
+            if pb == 0:
+                at += cb_popcount(m)
+                continue
+            # (The dead cards first: their points count 0.)
+            mm = m & dead
+            at += cb_popcount(mm)
+            m &= ~mm
+            i = 0
+            while m:
+                if not (m & (m - 1)):
+                    # (One card left: the last class.)
+                    mm = m
+                    v = c.points[cb_ctz(m)]
+                else:
+                    while not (m & c.pmask[c.pvals[i]]):
+                        i += 1
+                    mm = m & c.pmask[c.pvals[i]]
+                    v = c.pvals[i]
+                span = low_bits(cb_popcount(mm)) << at
+                q = hb + 2
+                while v:
+                    if v & 1:
+                        planes[q] |= span
+                    v >>= 1
+                    q += 1
+                at += cb_popcount(mm)
+                m &= ~mm
+
+
 cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int floor,
                          bint points, uint64_t* k, uint64_t dead=0,
                          uint64_t losers=0) noexcept nogil:
@@ -1314,7 +1382,7 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
     bottle question's key leaves the points out, and every key those of the
     `dead` cards (`dead_cards`).  The `losers` (`loser_cards`), which lie
     next to each other (from the price up), are written sorted by holder,
-    suit and points (`sort_runs` over every plane).
+    suit and points (`write_band`).
 
     Written as bit planes: plane by plane (holder bits, suit bits, points
     bits), the bits of the cards in play gathered to the low end (the i-th
@@ -1357,8 +1425,7 @@ cdef inline void pattern(Ctx* c, State* s, uint64_t inplay, uint64_t* p, int flo
             run &= ~cb_gather(g, s.hand[c.lopaka])
         sort_runs(planes + hb, 2 + pb, run >> 1)
     if losers & (losers - 1):
-        run = cb_gather(g, losers)
-        sort_runs(planes, hb + 2 + pb, run & (run >> 1))
+        write_band(c, s, planes, hb, pb, losers, dead, cb_popcount(inplay & (losers - 1) & ~losers))
     k[0] = k[1] = k[2] = k[3] = 0
     at = 0
     for i in range(hb + 2 + pb):
@@ -1716,7 +1783,12 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
     card first for every seat; once it is settled, the root side's ties
     lowest card first.  (Measured, issue 17, ninth part: the look-ahead,
     which scores the trick as if the hand ended with it, misleads while the
-    bottle is still to be placed.)"""
+    bottle is still to be placed.)  OPT_OPP_LOW (`Ctx.opp_low`): once it is
+    settled, the seats against the root side too go lowest card first,
+    without the look-ahead, where the deck's points take at most three
+    values (issue 17, eighteenth part: where they must answer every card
+    of the root side's the order is work for nothing, and with points of
+    1-3 ducking first does as well as the look-ahead elsewhere)."""
     cdef int64_t score[MAXC]
     cdef int64_t v
     cdef int n = 0, card
@@ -1739,7 +1811,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
             look = ending(c, in_play(c, s) & (bit(s.price) - 1), seat_cards(c, s, c.root),
                           s.owner == c.root) != ENDS_OPEN
         lowest = maximise or not look
-        if not look and (c.opts & OPT_ORDER) and not (c.opts & OPT_HISTORY):
+        if (not look or (not maximise and c.opp_low)) and (c.opts & OPT_ORDER) \
+                and not (c.opts & OPT_HISTORY):
             # Nothing but the hash move, the killer move and then the lowest
             # card first: the order without the scores.
             if hash_move >= 0 and (cards >> hash_move) & 1:
@@ -2431,6 +2504,7 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
         if c.pmask[i]:
             c.pvals[c.npvals] = i
             c.npvals += 1
+    c.opp_low = (opts & OPT_OPP_LOW) != 0 and c.npvals <= 3
     c.hbits = 2 if nh <= 4 else 3
     c.pbits = max(1, (<object>top).bit_length())
     c.kbits = c.hbits + 2 + c.pbits
