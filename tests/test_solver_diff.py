@@ -134,8 +134,9 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 #: Issue 17's techniques: the quick-trick bounds, their pairs, the settled
 #: ending, the relative table values, runs, the lowest card first, the
 #: bottle question's ties by the price, dead cards, losers and the others'
-#: lowest card first are on by default (switched off here); the enhanced transposition cut-offs, the
-#: history heuristic and the killer moves off (switched on here).
+#: lowest card first are on by default (switched off here); the enhanced
+#: transposition cut-offs, the history heuristic and the killer moves off
+#: (switched on here).
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
     "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low",
