@@ -95,7 +95,7 @@ EXTENSIONS = [
     Extension(
         "cursedbottle.solver._search",
         ["solver/_search.pyx"],
-        depends=["solver/_maxn.pxi"],  # included by _search.pyx
+        depends=["solver/_maxn.pxi", "solver/_split.pxi"],  # included by _search.pyx
         extra_compile_args=["-O3", *cpu_flags()],
     ),
 ]

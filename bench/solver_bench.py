@@ -20,6 +20,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py --model both --suite 3p-8   # paranoid, then maxn
     .venv/bin/python bench/solver_bench.py --first-leads --threads 2   # each position on 2 threads
     .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --own-tables   # a table each
+    .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --whole-cards  # card a thread
 
 Each row also counts the flat positions: those where every legal card gets
 the same value (the model then ranks nothing).  `--model both` solves every
@@ -148,6 +149,7 @@ def target_met(row: dict, target: tuple[float | None, ...]) -> bool:
 def run_suite(
     name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
     time_limit: float | None = None, threads: int = 1, shared_table: bool = True,
+    within_cards: bool = True,
 ) -> dict:
     times, cpu, nodes, ref_times = [], [], [], []
     flat = timeouts = 0
@@ -157,7 +159,7 @@ def run_suite(
             if threads > 1:
                 sol = solve_split(
                     pos, opts=opts, time_limit=time_limit, model=model, threads=threads,
-                    shared_table=shared_table,
+                    shared_table=shared_table, within_cards=within_cards,
                 )
             else:
                 sol = solve(pos, opts, time_limit=time_limit, model=model)
@@ -182,6 +184,8 @@ def run_suite(
         "model": model.value,
         "threads": threads,
         "shared_table": threads > 1 and shared_table,
+        "within_cards": threads > 1 and shared_table and within_cards
+        and model is Model.PARANOID,
         "positions": count,
         "flat": flat,
         "timeouts": timeouts,
@@ -243,12 +247,19 @@ def main(argv: list[str] | None = None) -> int:
         help="with --threads: each thread its own table, not one they share (the paranoid"
         " model; max-n's threads always keep their own)",
     )
+    parser.add_argument(
+        "--whole-cards", action="store_true",
+        help="with --threads: a card a thread, each card's probes not split into the answers"
+        " to it (solver/split.py; to measure what splitting buys)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error(f"--threads: {args.threads} is not at least 1")
     if args.own_tables and args.threads < 2:
         parser.error("--own-tables needs --threads 2 or more (it gives each thread its own table)")
+    if args.whole_cards and args.threads < 2:
+        parser.error("--whole-cards needs --threads 2 or more (it is how threads share a position)")
     count = args.positions or (5 if args.quick else 20)
     opts = _search.ALL_OPTIONS
     for name in args.with_:
@@ -269,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             reference = False
         row = run_suite(
             name, count, opts, reference, model, args.time_limit, args.threads,
-            not args.own_tables,
+            not args.own_tables, not args.whole_cards,
         )
         if model is Model.PARANOID:
             failed |= row.get("bar_met") is False
@@ -280,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name:14} {model.value:8} n={count:<3} flat {row['flat']:>2}"
                 + (f" threads {args.threads}" if args.threads > 1 else "")
                 + (" own tables" if args.threads > 1 and args.own_tables else "")
+                + (" whole cards" if args.threads > 1 and args.whole_cards else "")
                 + (f" timeouts {row['timeouts']}" if row["timeouts"] else "")
                 + f" median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"

@@ -2271,7 +2271,7 @@ cdef uint64_t context_signature(Ctx* c, bint maxn) noexcept nogil:
 
 
 cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
-                   uint64_t sig) except -1:
+                   uint64_t sig, bint same_solve=False) except -1:
     """Make `t` the transposition table of this solve (of `t`'s kind), for
     up to 2^bits entries.
 
@@ -2283,9 +2283,19 @@ cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
     touches them all, which cost a small solve far more than its search
     (solver/README.md).  A solve of the same context as the last (`sig`,
     not 0) keeps its number, and so its entries (OPT_SHARE); the number's
-    low ROOT_BITS are the root seat's.
+    low ROOT_BITS are the root seat's.  `same_solve`: this call is one more
+    part of the solve that last took the table (the probes of one position
+    shared among threads, _split.pxi): the table as that solve left it, its
+    number kept.
     """
     cdef uint64_t entries = <uint64_t>1 << bits
+    if same_solve:
+        if t.p == NULL or t.gen == 0:
+            raise ValueError("a probe's table is not ready (`start_solve` makes it so)")
+        c.table = t
+        c.gen = (t.gen << ROOT_BITS) | c.root
+        point_at(c)
+        return 0
     if (not kept or t.p == NULL or t.gen >= (GEN_MASK >> ROOT_BITS)
             or (c.shared and t.entries < entries)):
         # (A shared table never grows in a solve: it is made at its full size,
@@ -2298,7 +2308,7 @@ cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
             raise MemoryError()
         t.gen = 0
         t.sig = 0
-    if t.gen == 0 or sig == 0 or sig != t.sig:
+    if t.gen == 0 or not same_solve and (sig == 0 or sig != t.sig):
         t.gen += 1
         t.used = 0
     t.sig = sig
@@ -2563,8 +2573,8 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t onl
     others' groups left out (a solve shared among threads: `solve_split`);
     `guess`: the first card's MTD(f) start."""
     cdef State child
-    cdef uint64_t legal, allreps, reps, valued, inplay, out
-    cdef int card, above, h = c.order[s.leader][s.n]
+    cdef uint64_t legal, allreps, reps, valued, inplay
+    cdef int card, h = c.order[s.leader][s.n]
     cdef int64_t nodes, probes
     if h == c.lopaka:
         card = lopaka_card(c, s, h)
@@ -2593,8 +2603,16 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t onl
         c.card_nodes[card] = c.nodes - nodes
         c.card_probes[card] = c.probes - probes
         guess = values[card]
-    # Cards left out share the value of the next higher card of their group.
-    out = valued
+    return with_equivalents(legal, allreps, inplay, valued, values)
+
+
+cdef uint64_t with_equivalents(uint64_t legal, uint64_t allreps, uint64_t inplay,
+                               uint64_t valued, int* values) noexcept nogil:
+    """The cards `valued` and the legal cards left out of `allreps` (the
+    representatives) whose group's card is valued: each takes the value of
+    the next higher card in play, its group's."""
+    cdef int card, above
+    cdef uint64_t out = valued
     for card in range(MAXC - 1, -1, -1):
         if (legal >> card) & 1 and not (allreps >> card) & 1:
             above = cb_ctz(inplay & ~((bit(card) << 1) - 1))
@@ -2602,6 +2620,22 @@ cdef uint64_t root_values(Ctx* c, State* s, bint maxn, int* values, uint64_t onl
                 values[card] = values[above]
                 out |= bit(card)
     return out
+
+
+cdef int raise_if_stopped(Ctx* c, double time_limit) except -1:
+    """Raise what stopped the search early, if anything did: Ctrl-C, the
+    caller's token, or its time limit."""
+    if c.interrupted:
+        raise KeyboardInterrupt
+    if c.cancelled:
+        from cursedbottle.solver.cancel import Cancelled
+
+        raise Cancelled(f"the search was cancelled ({c.nodes:,} nodes searched)")
+    if c.timed_out:
+        raise TimeoutError(
+            f"no answer within {time_limit:g} s of search ({c.nodes:,} nodes searched)"
+        )
+    return 0
 
 
 def root_cards(problem, *, int opts=OPT_DEFAULT):
@@ -2756,16 +2790,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
             _TABLE_LOCK.release()
         if not own:
             free_table(&private)
-    if c.interrupted:
-        raise KeyboardInterrupt
-    if c.cancelled:
-        from cursedbottle.solver.cancel import Cancelled
-
-        raise Cancelled(f"the search was cancelled ({c.nodes:,} nodes searched)")
-    if c.timed_out:
-        raise TimeoutError(
-            f"no answer within {time_limit:g} s of search ({c.nodes:,} nodes searched)"
-        )
+    raise_if_stopped(&c, time_limit)
     out = {}
     for card in range(MAXC):
         if (legal >> card) & 1:
@@ -2794,3 +2819,4 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
 
 
 include "_maxn.pxi"
+include "_split.pxi"

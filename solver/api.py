@@ -50,7 +50,7 @@ class Solution:
         }
 
 
-def _tt_bits(cards_left: int) -> int:
+def table_bits(cards_left: int) -> int:
     """The most a solve's table may grow to (2^bits entries; it starts small
     and grows as the search fills it): enough for the tree, and small for
     small endgames, whose tables are made afresh most often."""
@@ -87,7 +87,7 @@ def _side(hand: Hand, root: int) -> tuple[int | None, int]:
     return (others[0] if others else None), factor
 
 
-def _problem(hand: Hand, model: Model) -> tuple[Problem, int]:
+def problem_of(hand: Hand, model: Model) -> tuple[Problem, int]:
     """The search's input for the holder to play, and the factor of its values
     (a seat alone in team mode counts double)."""
     if hand.phase is not Phase.PLAY:
@@ -156,7 +156,7 @@ def solve_hand(
     token = cancel if cancel is not None else current_token()
     if token is not None:
         token.check()
-    problem, factor = _problem(hand, model)
+    problem, factor = problem_of(hand, model)
     if cards is not None:
         searched = _root_cards(problem, hand, opts)
         stray = [c for c in cards if c not in searched]
@@ -169,7 +169,7 @@ def solve_hand(
     values, nodes = _search.solve_state(
         problem,
         maxn=model is Model.MAXN,
-        tt_bits=_tt_bits(cards_left) if tt_bits is None else tt_bits,
+        tt_bits=table_bits(cards_left) if tt_bits is None else tt_bits,
         opts=_search.ALL_OPTIONS if opts is None else opts,
         key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
         time_limit=time_limit or 0,
@@ -190,7 +190,7 @@ def root_cards(
 ) -> list[Card]:
     """The cards a solve of `hand` searches, highest first: one of each group of
     equivalent cards (the others take its value), Lopaka's one card."""
-    return _root_cards(_problem(hand, Model(model))[0], hand, opts)
+    return _root_cards(problem_of(hand, Model(model))[0], hand, opts)
 
 
 def _root_cards(problem: Problem, hand: Hand, opts: int | None) -> list[Card]:
@@ -203,7 +203,7 @@ def static_bounds(position: Position | Hand, opts: int | None = None) -> tuple[i
     search's `score_bounds`), in the paranoid model: for the tests of those
     bounds, which otherwise show only in the nodes they save."""
     hand = position.to_hand() if isinstance(position, Position) else position
-    problem, factor = _problem(hand, Model.PARANOID)
+    problem, factor = problem_of(hand, Model.PARANOID)
     lo, hi = _search.static_bounds(problem, opts=_search.ALL_OPTIONS if opts is None else opts)
     return factor * lo, factor * hi
 

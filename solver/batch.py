@@ -36,6 +36,7 @@ from . import _search
 from .api import Solution, Step, plays_of, root_cards, solve_hand
 from .cancel import Cancelled, CancelToken, cancellable, current_token
 from .model import Model
+from .split import solve_within_cards
 
 #: How often (seconds) the waiting caller looks at its token and the clock.
 POLL_SECONDS = 0.002
@@ -177,6 +178,7 @@ def solve_split(
     cancel: CancelToken | None = None,
     opts: int | None = None,
     shared_table: bool = True,
+    within_cards: bool = True,
 ) -> Solution:
     """One position's `Solution` with its cards shared among `threads` threads
     (None: `default_threads()`): each thread takes the next card not yet
@@ -187,8 +189,11 @@ def solve_split(
     at the size the position's solve may grow to, kept between calls), so
     that what one card's search stores serves the others'; max-n's threads
     keep their own, and so do the paranoid search's with `shared_table=False`
-    (to measure what sharing buys).  A batch of positions is better spread a
-    position a thread (`solve_many`).  The values are those of one solve; the
+    (to measure what sharing buys).  With the shared table and
+    `within_cards`, a paranoid solve splits each card's probes too, into
+    the answers to it, which threads that have no card left take
+    (solver/split.py).  A batch of positions is better spread a position a
+    thread (`solve_many`).  The values are those of one solve; the
     nodes are the threads' sum (bench/README.md).  `time_limit` is wall-clock
     time; cancelling as in `solve_many`."""
     hand = position.to_hand() if isinstance(position, Position) else position
@@ -196,7 +201,10 @@ def solve_split(
     if threads is not None and threads < 1:
         raise ValueError(f"threads: {threads} is not at least 1")
     cards = root_cards(hand, model, opts)
-    count = min(default_threads() if threads is None else threads, len(cards))
+    wanted = default_threads() if threads is None else threads
+    # (A card's answers can keep more threads busy than there are cards.)
+    within_cards = within_cards and shared_table and model is Model.PARANOID
+    count = wanted if within_cards else min(wanted, len(cards))
     outer = cancel if cancel is not None else current_token()
     if outer is not None:
         outer.check()
@@ -211,6 +219,11 @@ def solve_split(
             kept = _shared_lock.acquire(blocking=False)
             shared = _shared if kept else _search.SearchTables(shared=True)
         try:
+            if shared is not None and within_cards:
+                return solve_within_cards(
+                    hand, threads=count, tables=shared, deadline=deadline, outer=outer,
+                    opts=opts,
+                )
             parts = _Batch(
                 [_Unit(hand, card) for card in cards], model, count, opts, shared
             ).run(deadline, time_limit, outer)

@@ -1,5 +1,7 @@
 """One position's cards shared among threads answers as one solve
-(solver/batch.py's `solve_split`, the `cards` and `guess` of `solve_hand`)."""
+(solver/batch.py's `solve_split`, the `cards` and `guess` of `solve_hand`),
+and so does each card's probes split into the answers to it
+(solver/split.py; `split_node`, `probe_state`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import _search
-from cursedbottle.solver.api import root_cards, solve_hand
+from cursedbottle.solver.api import problem_of, root_cards, solve_hand
 from cursedbottle.solver.batch import solve_split
 from cursedbottle.solver.cancel import Cancelled, CancelToken
 from cursedbottle.solver.model import Model
@@ -154,8 +156,14 @@ def _slow() -> Hand:
     return random_position(Rules(3), random.Random(11), 11, in_trick=0).to_hand()
 
 
+def _slow_paranoid() -> Hand:
+    """A first lead of five players in the Bottle Imp: seconds on one thread."""
+    rules = Rules(5, edition=Edition.BOTTLE_IMP)
+    return random_position(rules, random.Random(1), 10, in_trick=0).to_hand()
+
+
 def _threads() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("cb-batch")]
+    return [t.name for t in threading.enumerate() if t.name.startswith(("cb-batch", "cb-split"))]
 
 
 def test_the_time_limit_is_wall_clock_and_stops_every_thread() -> None:
@@ -185,6 +193,19 @@ def test_cancelling_stops_every_thread() -> None:
     assert _threads() == []
 
 
+def test_a_split_within_cards_stops_every_thread_at_its_time_or_token() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError, match=r"0\.3 s"):
+        solve_split(_slow_paranoid(), threads=2, time_limit=0.3)
+    assert time.monotonic() - t0 < 5
+    assert _threads() == []
+    token = CancelToken()
+    threading.Timer(0.3, token.cancel).start()
+    with pytest.raises(Cancelled):
+        solve_split(_slow_paranoid(), threads=2, cancel=token)
+    assert _threads() == []
+
+
 def test_threads_are_checked_and_a_setup_hand_refused() -> None:
     rules = Rules(3, edition=Edition.BOTTLE_IMP)
     hand = _hands(rules, 1, "bad")[0]
@@ -198,3 +219,102 @@ def test_threads_are_checked_and_a_setup_hand_refused() -> None:
     setup = Hand(rules, 0, *random_deal(rules, random.Random(1), 0))
     with pytest.raises(ValueError, match="phase"):
         solve_split(setup, threads=2)
+
+
+def _ready(hand: Hand) -> tuple[object, _search.SearchTables]:
+    """The paranoid search's input for `hand` and a shared table made ready
+    for its probes."""
+    problem = problem_of(hand, Model.PARANOID)[0]
+    tables = _search.SearchTables(shared=True)
+    _search.start_solve(problem, tables=tables, tt_bits=16)
+    return problem, tables
+
+
+def _probe(problem, tables, path, b: int) -> int:
+    return _search.probe_state(problem, path, b, tables=tables, tt_bits=16)[0]
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_a_probe_says_whether_the_value_reaches_b(rules: Rules) -> None:
+    """`probe_state` below a card (and at the position itself) is a
+    fail-soft zero-window search: at least b exactly when the value is, and
+    its answer a bound on the value on the side it fails."""
+    for hand in _hands(rules, 4, f"probe:{config_id(rules)}"):
+        problem, tables = _ready(hand)
+        values = _search.solve_state(problem)[0]
+        best = max(values.values())
+        cases = [((card,), values[card]) for card in _search.root_cards(problem)]
+        for path, v in [*cases, ((), best)]:
+            for b in (v - 1, v, v + 1):
+                g = _probe(problem, tables, path, b)
+                assert (g >= b) == (v >= b), (path, b, g, v)
+                # fail-soft: an upper bound where it fails low, else a lower one
+                assert (v <= g) if g < b else (v >= g), (path, b, g, v)
+        tables.release()
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_the_answers_to_a_card_bound_its_value(rules: Rules) -> None:
+    """Splitting a probe is sound: after each card, every answer of the
+    first seat against the root side with a choice (Lopaka's and single
+    cards played through) leaves the card's value or more, and one leaves no
+    more.  And somewhere in every rule set there is such a choice to split."""
+    split = 0
+    for hand in _hands(rules, 6, f"answers:{config_id(rules)}"):
+        problem, tables = _ready(hand)
+        values = _search.solve_state(problem)[0]
+        for card in _search.root_cards(problem):
+            path: tuple[int, ...] = (card,)
+            moves: tuple[int, ...] = ()
+            while True:
+                *_, moves, minimise = _search.split_node(problem, path)
+                if len(moves) != 1:
+                    break
+                path += moves
+            if len(moves) < 2 or not minimise:
+                continue
+            split += 1
+            v = values[card]
+            assert all(_probe(problem, tables, (*path, m), v) >= v for m in moves)
+            assert any(_probe(problem, tables, (*path, m), v + 1) <= v for m in moves)
+        tables.release()
+    assert split
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(3), Rules(2), Rules(4, hot_bottle=True), Rules(2, edition=Edition.BOTTLE_IMP),
+     Rules(4, edition=Edition.BOTTLE_IMP, teams=True)],
+    ids=config_id,
+)
+def test_splitting_within_cards_is_one_solve_further_from_the_end(rules: Rules) -> None:
+    """Positions big enough that the answers of one probe run on both
+    threads at once and some are cut off by a sibling's answer below b."""
+    rng = random.Random(f"deeper:{config_id(rules)}")
+    for _ in range(3):
+        pos = random_position(rules, rng, min(6, rules.tricks), in_trick=rng.randrange(2))
+        hand = pos.to_hand()
+        whole = solve_hand(hand)
+        for within in (True, False):
+            split = solve_split(hand, threads=2, within_cards=within)
+            assert split.values == whole.values
+
+
+def test_a_bad_path_or_an_unready_table_is_refused() -> None:
+    hand = random_position(Rules(3), random.Random(3), 5, in_trick=0).to_hand()
+    problem, tables = _ready(hand)
+    mask = hand.legal_play_mask()
+    legal = [i for i in range(36) if mask >> i & 1]
+    illegal = next(i for i in range(36) if i not in legal)
+    with pytest.raises(ValueError, match=f"card {illegal} is not legal"):
+        _search.split_node(problem, (illegal,))
+    with pytest.raises(ValueError, match="not a card"):
+        _probe(problem, tables, (99,), 0)
+    path = (legal[0],)
+    for _ in range(2):  # the trick played to its end, then one card more
+        path += _search.split_node(problem, path)[4][:1]
+    with pytest.raises(ValueError, match="trick has ended"):
+        _search.split_node(problem, (*path, path[0]))
+    with pytest.raises(ValueError, match="not ready"):
+        _probe(problem, _search.SearchTables(shared=True), (), 0)
+    tables.release()
