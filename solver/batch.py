@@ -34,12 +34,9 @@ from ..engine.position import Position
 from ..engine.records import HandRecord
 from . import _search
 from .api import Solution, Step, plays_of, root_cards, solve_hand
-from .cancel import Cancelled, CancelToken, cancellable, current_token
+from .cancel import POLL_SECONDS, Cancelled, CancelToken, cancellable, current_token
 from .model import Model
 from .split import solve_within_cards
-
-#: How often (seconds) the waiting caller looks at its token and the clock.
-POLL_SECONDS = 0.002
 
 #: Worker threads' tables kept between batches (a table is costly to allocate and
 #: to fault in; after a review's first tricks one is hundreds of MB): at most this

@@ -16,6 +16,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: How often (seconds) a caller waiting for its worker threads looks at its
+#: token and the clock (solver/batch.py, solver/split.py).
+POLL_SECONDS = 0.002
+
 
 class Cancelled(Exception):
     """The work was cancelled: nobody waits for its answer any more."""

@@ -12,7 +12,8 @@ answer, so the answers are probed on whichever threads are free, sharing one
 table, and the first answer below b settles the probe (the others still
 running are cancelled).  A thread takes a card not yet started before it
 helps with another's answers.  The values are those of one solve; the nodes
-are the threads' sum.
+are the threads' sum over the probes that finished (a cancelled one's are
+not counted).
 """
 
 from __future__ import annotations
@@ -25,12 +26,9 @@ from dataclasses import dataclass, field
 from ..engine.hand import Hand
 from . import _search
 from .api import Solution, problem_of, table_bits
-from .cancel import Cancelled, CancelToken
+from .cancel import POLL_SECONDS, Cancelled, CancelToken
 from .model import Model
 from .problem import Problem
-
-#: How often (seconds) the waiting caller looks at its token and the clock.
-POLL_SECONDS = 0.002
 
 
 def solve_within_cards(
