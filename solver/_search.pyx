@@ -400,6 +400,11 @@ cdef struct Ctx:
     bint pbit_hi
     #: OPT_OPP_LOW, where it pays: decks of at most three point values.
     bint opp_low
+    #: OPT_MATCH, where it pays: the max-n search, and the paranoid search
+    #: with Lopaka (issue 17, nineteenth part: elsewhere its bound cut
+    #: almost no node the quick tricks' count did not, 0.08 % of
+    #: 3p-11-tips' at most, and cost 5 % of the instructions).
+    bint match
     #: The pattern keys (`pattern`): bit planes of the holder (hbits), suit
     #: (2) and points (pbits) of the cards in play, each as wide as their
     #: count; kcap / ocap cards fit the four words of the main / the bottle
@@ -899,8 +904,9 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
     Every trick holds one card of each hand, and the seat wins one only with
     a card above the others in it (the highest card wins, or someone buys).
     So it loses at least as many tricks as one hand has cards above its
-    highest, and with OPT_MATCH as many as it has cards beyond the most
-    pairs of its card above that hand's (`beaten_pairs`), for every hand.
+    highest, and with OPT_MATCH (`Ctx.match`) as many as it has cards
+    beyond the most pairs of its card above that hand's (`beaten_pairs`),
+    for every hand.
     Those tricks hold every hand's cards above its highest and at least the
     lowest-point cards of each hand besides: an upper bound.
     Each of the seat's cards above every other card wins its trick unless
@@ -927,7 +933,7 @@ cdef inline void quick_bounds(Ctx* c, State* s, uint64_t mine, int buyers, int t
         if j != hq:
             others |= s.hand[j]
             a = cb_popcount(s.hand[j] & above)
-            if c.opts & OPT_MATCH:
+            if c.match:
                 a = cb_popcount(mine) - beaten_pairs(mine, s.hand[j])
             if a > most:
                 most = a
@@ -2428,9 +2434,11 @@ cdef class SearchTables:
         free_table(&self.m)
 
 
-cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -1:
+cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
+                      bint maxn=False) except -1:
     """Fill the search's C state from a `Problem` (solver/problem.py), after
-    checking that it fits the arrays and the table key's fields."""
+    checking that it fits the arrays and the table key's fields; `maxn`: for
+    the max-n search (`Ctx.match`)."""
     cdef int i, j, nh, top
     hands, holder_seat, order = problem.hands, problem.holder_seat, problem.order
     trick, trick_holders = problem.trick, problem.trick_holders
@@ -2515,6 +2523,7 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap) except -
             c.pvals[c.npvals] = i
             c.npvals += 1
     c.opp_low = (opts & OPT_OPP_LOW) != 0 and c.npvals <= 3
+    c.match = (opts & OPT_MATCH) != 0 and (maxn or c.lopaka >= 0)
     c.hbits = 2 if nh <= 4 else 3
     c.pbits = max(1, (<object>top).bit_length())
     c.kbits = c.hbits + 2 + c.pbits
@@ -2752,7 +2761,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
             f"solve_state: tt_bits and tt_start_bits (a table of 2^bits entries) are"
             f" 1-{MAX_TT_BITS}, got {tt_bits} and {tt_start_bits}"
         )
-    read_problem(problem, &c, &s, opts, key_cap)
+    read_problem(problem, &c, &s, opts, key_cap, maxn)
     start = NO_GUESS if guess is None else guess
     if cancel is not None:
         cancel_flag = cancel.flag
