@@ -11,7 +11,8 @@ one by one (the node counts may differ: they depend on the table a solve
 meets); `solve_within` answers what it solved by a deadline (a bot's time
 budget) and gives up the rest.  `solve_split` spreads one position's cards
 over the threads instead, for a single position whose answer is awaited (the
-`solve` command); they share one table.
+`solve` command); they share one table, and in the paranoid model a thread
+without a card left takes the answers to another's (solver/split.py).
 
 Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
 stops every thread within 65,536 nodes; so does the first error of any
