@@ -238,12 +238,16 @@ cdef enum:
     #: Bottle's), where it saves nodes; the Bottle Imp's 1-6 points need
     #: the look-ahead (measured: solver/README.md, eighteenth part).
     OPT_OPP_LOW = 33554432
-    OPT_ALL = 67108863
+    #: Where the bottle question's answer shows the root seat free with
+    #: nothing above its points taken, `exact` asks next whether it takes
+    #: anything more, before it goes to the guess (issue 17, nineteenth part).
+    OPT_MORE = 67108864
+    OPT_ALL = 134217727
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 67107071
+    OPT_DEFAULT = 134215935
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -253,7 +257,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
-           "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW}
+           "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -2165,7 +2169,11 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     instead was measured: no fewer nodes.)  A guess above the points taken
     while the bottle is open waits for a probe at the points taken, which is
     the bottle question: a card that cannot avoid the bottle then costs one
-    probe, not one per point down from the guess.  Where there is no such
+    probe, not one per point down from the guess.  (With OPT_MORE, where
+    that probe answers the points taken exactly, the next asks whether the
+    card takes anything more: many a card avoids the bottle only by taking
+    nothing, and from a guess above that the probes would come down a point
+    at a time.)  Where there is no such
     question (a side of two) a card's value can lie tens of points from its
     neighbour's, and the answers often move the bound by one point a probe:
     with OPT_GALLOP the step doubles from the second answer the same way.
@@ -2184,6 +2192,12 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
             hi = g
         else:
             lo = g
+            if (c.opts & OPT_MORE) and g == s.taken and guess > s.taken + 1 and hi > s.taken:
+                g = probe(c, s, s.taken + 1)
+                if g <= s.taken:
+                    hi = g
+                else:
+                    lo = g
         if guess > hi:
             guess = hi
         if guess < lo:

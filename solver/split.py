@@ -206,6 +206,13 @@ class Split:
                 hi = g
             else:
                 lo = g
+                if (opts & _search.OPTIONS["more"] and g == taken and guess > taken + 1
+                        and hi > taken):
+                    g = self._probe(paths, taken + 1)
+                    if g <= taken:
+                        hi = g
+                    else:
+                        lo = g
             guess = min(max(guess, lo), hi)
         b = guess if guess > lo else lo + 1
         while lo < hi:

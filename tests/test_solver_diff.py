@@ -139,7 +139,7 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 #: (switched on here).
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
-    "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low",
+    "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low", "more",
 ]
 
 
