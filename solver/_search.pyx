@@ -2328,7 +2328,7 @@ cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
             raise MemoryError()
         t.gen = 0
         t.sig = 0
-    if t.gen == 0 or not same_solve and (sig == 0 or sig != t.sig):
+    if t.gen == 0 or sig == 0 or sig != t.sig:
         t.gen += 1
         t.used = 0
     t.sig = sig

@@ -39,10 +39,10 @@ def split_node(problem, path=(), *, int opts=OPT_DEFAULT):
 
     [lo, hi]: the root side's bounds that need no search (`score_bounds`);
     taken: its points taken; opts: the techniques as `read_problem` leaves
-    them (OPT_AVOID, OPT_GALLOP: what `exact` does); moves: the cards the search tries there, in
-    its order (Lopaka's one card), or () at a trick's start, where the
-    search uses its table and is not split; minimise: whether the mover
-    plays against the root side."""
+    them (OPT_AVOID, OPT_MORE, OPT_GALLOP: what `exact` does); moves: the
+    cards the search tries there, in its order (Lopaka's one card), or () at
+    a trick's start, where the search uses its table and is not split;
+    minimise: whether the mover plays against the root side."""
     cdef Ctx c
     cdef State s
     cdef int lo = 0, hi = 0, h, depth, n, k
@@ -127,9 +127,12 @@ def all_values(problem, dict values, *, int opts=OPT_DEFAULT):
         return dict(values)
     memset(v, 0, sizeof(v))
     for card, value in values.items():
+        if not 0 <= card < MAXC:
+            raise ValueError(f"all_values: {card} is not a card")
         v[card] = value
         valued |= bit(card)
     legal = mover_legal(&c, &s, h)
-    allreps = representatives(&c, &s, h, legal, in_play(&c, &s), True) if c.opts & OPT_EQUIV else legal
+    allreps = (representatives(&c, &s, h, legal, in_play(&c, &s), True)
+               if c.opts & OPT_EQUIV else legal)
     out = with_equivalents(legal, allreps, in_play(&c, &s), valued, v)
     return {card: v[card] for card in range(MAXC) if (out >> card) & 1}

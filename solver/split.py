@@ -193,7 +193,9 @@ class Split:
         return None
 
     def _card_value(self, card: int) -> int:
-        """The card's exact value: `exact`'s probes, each split into answers."""
+        """The card's exact value: `exact`'s probes, each split into answers
+        (probes even where OPT_MTD is off: one full window has no answers to
+        share)."""
         lo, hi, taken, opts, _, _ = _search.split_node(self.problem, (card,), opts=self.opts)
         paths = self._answers((card,))
         with self.cond:
