@@ -2178,46 +2178,95 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     neighbour's, and the answers often move the bound by one point a probe:
     with OPT_GALLOP the step doubles from the second answer the same way.
     """
-    cdef int lo = 0, hi = 0, g, b, run = 0
+    cdef int lo = 0, hi = 0
+    cdef Plan plan
     if not (c.opts & OPT_MTD):
         return search(c, s, -INF, INF)
     score_bounds(c, s, in_play(c, s), -INF, INF, &lo, &hi)
-    if guess < lo:
-        guess = lo
-    if guess > hi:
-        guess = hi
-    if (c.opts & OPT_AVOID) and guess > s.taken and lo < s.taken <= hi:
-        g = probe(c, s, s.taken)
-        if g < s.taken:
-            hi = g
+    plan_start(&plan, lo, hi, s.taken, guess, c.opts)
+    while not plan.done and not c.stop:
+        plan_answer(&plan, probe(c, s, plan.b))
+    return plan.lo
+
+
+#: The phases of a `Plan`: the bottle question, "anything more?", the rest.
+cdef enum:
+    PLAN_AVOID = 0
+    PLAN_MORE = 1
+    PLAN_MAIN = 2
+
+
+#: Where `exact`'s probes go for one card, answer by answer: [lo, hi]
+#: narrowed by each fail-soft answer, the next probe at b (until done, lo
+#: the value).  One plan for the search's own probes and for those the
+#: threads of a split solve share (`ProbePlan`, solver/split.py).
+cdef struct Plan:
+    int lo
+    int hi
+    int guess
+    int taken
+    int opts
+    int phase
+    int run
+    int b
+    bint done
+
+
+cdef void plan_start(Plan* p, int lo, int hi, int taken, int guess, int opts) noexcept nogil:
+    """A card's plan within its static bounds [lo, hi], its points taken and
+    the guess where its probes start (the previous card's value)."""
+    p.lo, p.hi, p.taken, p.opts, p.run, p.done = lo, hi, taken, opts, 0, False
+    p.guess = min(max(guess, lo), hi)
+    if (opts & OPT_AVOID) and p.guess > taken and lo < taken <= hi:
+        p.phase = PLAN_AVOID
+        p.b = taken
+    else:
+        plan_main(p)
+
+
+cdef void plan_main(Plan* p) noexcept nogil:
+    """From the guess on: the first probe of the main phase, or done."""
+    p.phase = PLAN_MAIN
+    p.guess = min(max(p.guess, p.lo), p.hi)
+    p.b = p.guess if p.guess > p.lo else p.lo + 1
+    p.done = p.lo >= p.hi
+
+
+cdef void plan_answer(Plan* p, int g) noexcept nogil:
+    """The answer g (fail-soft) to the probe at p.b: the bounds move, and the
+    next probe is chosen."""
+    if p.phase == PLAN_AVOID:
+        if g < p.taken:
+            p.hi = g
         else:
-            lo = g
-            if (c.opts & OPT_MORE) and g == s.taken and guess > s.taken + 1 and hi > s.taken:
-                g = probe(c, s, s.taken + 1)
-                if g <= s.taken:
-                    hi = g
-                else:
-                    lo = g
-        if guess > hi:
-            guess = hi
-        if guess < lo:
-            guess = lo
-    b = guess if guess > lo else lo + 1
-    while lo < hi and not c.stop:
-        g = probe(c, s, b)
-        if g < b:
-            hi = g
-            run = run - 1 if run < 0 else -1
-            b = hi + 1 - gallop_step(c, run)
+            p.lo = g
+            if ((p.opts & OPT_MORE) and g == p.taken and p.guess > p.taken + 1
+                    and p.hi > p.taken):
+                p.phase = PLAN_MORE
+                p.b = p.taken + 1
+                return
+        plan_main(p)
+        return
+    if p.phase == PLAN_MORE:
+        if g <= p.taken:
+            p.hi = g
         else:
-            lo = g
-            run = run + 1 if run > 0 else 1
-            b = lo + gallop_step(c, run)
-        if b > hi:
-            b = hi
-        if b <= lo:
-            b = lo + 1
-    return lo
+            p.lo = g
+        plan_main(p)
+        return
+    if g < p.b:
+        p.hi = g
+        p.run = p.run - 1 if p.run < 0 else -1
+        p.b = p.hi + 1 - gallop_step(p.opts, p.run)
+    else:
+        p.lo = g
+        p.run = p.run + 1 if p.run > 0 else 1
+        p.b = p.lo + gallop_step(p.opts, p.run)
+    if p.b > p.hi:
+        p.b = p.hi
+    if p.b <= p.lo:
+        p.b = p.lo + 1
+    p.done = p.lo >= p.hi
 
 
 cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
@@ -2234,12 +2283,12 @@ cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
     return g
 
 
-cdef inline int gallop_step(Ctx* c, int run) noexcept nogil:
+cdef inline int gallop_step(int opts, int run) noexcept nogil:
     """How far the next probe goes past the bound just moved, after `run`
     answers the same way (negative: fail-low): 1, then 2, 4, 8, ..."""
     if run < 0:
         run = -run
-    if not (c.opts & OPT_GALLOP) or run < 2:
+    if not (opts & OPT_GALLOP) or run < 2:
         return 1
     return 1 << min(run - 1, 20)
 

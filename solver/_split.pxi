@@ -136,3 +136,32 @@ def all_values(problem, dict values, *, int opts=OPT_DEFAULT):
                if c.opts & OPT_EQUIV else legal)
     out = with_equivalents(legal, allreps, in_play(&c, &s), valued, v)
     return {card: v[card] for card in range(MAXC) if (out >> card) & 1}
+
+
+cdef class ProbePlan:
+    """`exact`'s plan of probes for one card (`Plan`), answer by answer, for
+    a driver that makes the probes itself (solver/split.py): `bound` is
+    where the next probe goes (None once the value is known), `answer(g)`
+    takes its fail-soft answer, `value` is the card's once done."""
+
+    cdef Plan p
+
+    def __init__(self, int lo, int hi, int taken, int guess, int opts):
+        if lo > hi:
+            raise ValueError(f"ProbePlan: the bounds {lo} > {hi}")
+        plan_start(&self.p, lo, hi, taken, guess, opts)
+
+    @property
+    def bound(self):
+        return None if self.p.done else self.p.b
+
+    def answer(self, int g):
+        if self.p.done:
+            raise ValueError("ProbePlan: the value is already known")
+        plan_answer(&self.p, g)
+
+    @property
+    def value(self):
+        if not self.p.done:
+            raise ValueError("ProbePlan: the value is not known yet")
+        return self.p.lo

@@ -193,50 +193,17 @@ class Split:
         return None
 
     def _card_value(self, card: int) -> int:
-        """The card's exact value: `exact`'s probes, each split into answers
-        (probes even where OPT_MTD is off: one full window has no answers to
-        share)."""
+        """The card's exact value: `exact`'s plan of probes (`ProbePlan`), each
+        probe split into answers (probes even where OPT_MTD is off: one full
+        window has no answers to share)."""
         lo, hi, taken, opts, _, _ = _search.split_node(self.problem, (card,), opts=self.opts)
         paths = self._answers((card,))
         with self.cond:
             guess = taken if self.guess is None else self.guess
-        guess = min(max(guess, lo), hi)
-        run = 0
-        if opts & _search.OPTIONS["avoid"] and guess > taken and lo < taken <= hi:
-            g = self._probe(paths, taken)
-            if g < taken:
-                hi = g
-            else:
-                lo = g
-                if (opts & _search.OPTIONS["more"] and g == taken and guess > taken + 1
-                        and hi > taken):
-                    g = self._probe(paths, taken + 1)
-                    if g <= taken:
-                        hi = g
-                    else:
-                        lo = g
-            guess = min(max(guess, lo), hi)
-        b = guess if guess > lo else lo + 1
-        while lo < hi:
-            g = self._probe(paths, b)
-            if g < b:
-                hi = g
-                run = run - 1 if run < 0 else -1
-                b = hi + 1 - self._step(opts, run)
-            else:
-                lo = g
-                run = run + 1 if run > 0 else 1
-                b = lo + self._step(opts, run)
-            b = max(min(b, hi), lo + 1)
-        return lo
-
-    @staticmethod
-    def _step(opts: int, run: int) -> int:
-        """`gallop_step`: 1, then 2, 4, 8, ... after `run` answers the same way."""
-        run = abs(run)
-        if not opts & _search.OPTIONS["gallop"] or run < 2:
-            return 1
-        return 1 << min(run - 1, 20)
+        plan = _search.ProbePlan(lo, hi, taken, guess, opts)
+        while plan.bound is not None:
+            plan.answer(self._probe(paths, plan.bound))
+        return plan.value
 
     def _answers(self, path: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The paths a probe after `path` is split into: the answers of the

@@ -317,4 +317,6 @@ def test_a_bad_path_or_an_unready_table_is_refused() -> None:
         _search.split_node(problem, (*path, path[0]))
     with pytest.raises(ValueError, match="not ready"):
         _probe(problem, _search.SearchTables(shared=True), (), 0)
+    with pytest.raises(ValueError, match="99 is not a card"):
+        _search.all_values(problem, {99: 0})
     tables.release()
