@@ -223,7 +223,7 @@ class Split:
         """Whether the root side takes at least b after the card (fail-soft),
         the answers shared with the threads that are free."""
         if len(paths) == 1:
-            return self._search(paths[0], b, None)
+            return self._probe_path(paths[0], b, None)
         probe = _Probe(b, paths)
         with self.cond:
             self.open.append(probe)
@@ -252,7 +252,7 @@ class Split:
             probe.running += 1
             probe.tokens.add(token)
         try:
-            g = self._search(probe.paths[index], probe.b, token)
+            g = self._probe_path(probe.paths[index], probe.b, token)
         except Cancelled:
             if probe.cut is None:
                 raise
@@ -272,7 +272,7 @@ class Split:
                     other.cancel()
             self.cond.notify_all()
 
-    def _search(self, path: tuple[int, ...], b: int, token: CancelToken | None) -> int:
+    def _probe_path(self, path: tuple[int, ...], b: int, token: CancelToken | None) -> int:
         """One probe of the position at the end of `path`, cancellable by
         `token` and by the whole solve's stop, within its deadline."""
         token = token if token is not None else CancelToken()
