@@ -242,12 +242,15 @@ cdef enum:
     #: nothing above its points taken, `exact` asks next whether it takes
     #: anything more, before it goes to the guess (issue 17, nineteenth part).
     OPT_MORE = 67108864
-    OPT_ALL = 134217727
+    #: The others' leads of the bottle question, where many cards are in play
+    #: (BUDGET_CARDS), tried in rounds of node budgets (`budgeted`).
+    OPT_BUDGET = 134217728
+    OPT_ALL = 268435455
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 134215935
+    OPT_DEFAULT = 268433663
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -257,7 +260,8 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "runs": OPT_RUNS, "low": OPT_LOW, "gallop": OPT_GALLOP,
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
-           "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE}
+           "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
+           "budget": OPT_BUDGET}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -277,6 +281,16 @@ cdef enum:
 #: The largest table a solve may ask for (2^30 entries, 48 GB: more than any machine here).
 cdef enum:
     MAX_TT_BITS = 30
+#: `budgeted`: the fewest cards in play at which the others' leads of the
+#: bottle question go by rounds (five players from the second trick's lead
+#: to the third's, six the second's; three and four players, Devil's Eye
+#: and every first lead of fewer than 40 cards never: there the rounds cost
+#: more than they find), a try's first budget in nodes, and the most it
+#: grows to (measured: solver/README.md, issue 17, twentieth part).
+cdef enum:
+    BUDGET_CARDS = 40
+    BUDGET_START = 3000
+cdef int64_t BUDGET_MAX = 1 << 50
 #: How often (in nodes) a search looks at the clock and for signals: some
 #: milliseconds apart, too rare to cost anything.
 cdef enum:
@@ -488,6 +502,16 @@ cdef struct Ctx:
     int64_t card_nodes[MAXC]
     int64_t card_probes[MAXC]
     uint64_t valued
+    #: The bottle question's node budget (`budgeted`): past node_limit nodes
+    #: `avoid` gives up (`over`), its answers void and nothing stored, until
+    #: the node that set the limit takes over again.  budget_cards: the
+    #: fewest cards in play at which the others' leads go by rounds,
+    #: budget_start a try's first budget (BUDGET_*; the tests lower them).
+    int64_t node_limit
+    bint over
+    int budget_cards
+    int64_t budget_start
+    int64_t budget_stops
 
 
 cdef struct State:
@@ -1454,7 +1478,7 @@ cdef inline void mark_owner(Ctx* c, uint64_t* okey, int verdict) noexcept nogil:
     cdef Entry local
     cdef int slot = 1
     cdef bint new
-    if c.stop:
+    if c.stop or c.over:
         return
     if c.shared:
         if shared_find(b, okey, &local, &slot) == NULL:
@@ -1940,6 +1964,9 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     c.avoid_nodes += 1
     if should_stop(c):
         return 0
+    if c.nodes > c.node_limit:
+        c.over = True
+        return 0
     inplay = in_play(c, s)
     if inplay == 0:
         return not owns
@@ -1998,20 +2025,69 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         n = avoid_moves(c, s, h, reps, maximise, moves)
     else:
         n = ordered_moves(c, s, h, reps, maximise, -1, True, depth, moves)
-    result = 0 if maximise else 1
-    for i in range(n):
-        child = s[0]
-        play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
-        if avoid(c, &child) == maximise:
-            result = maximise
-            good_move(c, card_holder(c, s, h, moves[i]), moves[i], depth, i, True)
-            break
+    if (c.opts & OPT_BUDGET) and not maximise and s.n == 0 and n > 1 and depth >= c.budget_cards:
+        result = budgeted(c, s, h, moves, n)
+        if c.over or c.stop:
+            return 0
     else:
-        c.no_cut += 1
-        c.no_cut_root += maximise
-    if use_tt:
+        result = 0 if maximise else 1
+        for i in range(n):
+            child = s[0]
+            play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
+            if avoid(c, &child) == maximise:
+                result = maximise
+                good_move(c, card_holder(c, s, h, moves[i]), moves[i], depth, i, True)
+                break
+        else:
+            c.no_cut += 1
+            c.no_cut_root += maximise
+    if use_tt and not c.over:
         mark_owner(c, ok, 1 if result else -1)
     return result
+
+
+cdef int budgeted(Ctx* c, State* s, int h, int* moves, int n) noexcept nogil:
+    """A lead of the seats against the root seat in the bottle question, its
+    cards tried in rounds: each gets a budget of nodes (BUDGET_START, four
+    times as many each round) and is set aside when it runs out, so that a
+    lead that saddles the root seat cheaply, late in the order, does not wait
+    for a first try that lets it out only after millions of nodes (at five
+    and six players, where a wrong lead of the second trick can cost 10 M).
+    A lead shown to let it out is not tried again; what a try settles
+    within its budget is in the table, and a try cut short stores nothing
+    (`Ctx.over`), so the rounds cost little more than the first.  Exact:
+    the answer is 0 only from a lead searched to the end.  (The root seat's
+    nodes cut off at the first card 99 % of the time: rounds there cost
+    more than they find.)"""
+    cdef int64_t outer = c.node_limit, budget = c.budget_start, lim
+    cdef uint64_t open = low_bits(n)
+    cdef int i, r
+    cdef State child
+    while True:
+        for i in range(n):
+            if not ((open >> i) & 1):
+                continue
+            child = s[0]
+            play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
+            lim = c.nodes + budget
+            c.node_limit = lim if lim < outer else outer
+            r = avoid(c, &child)
+            c.node_limit = outer
+            if c.stop:
+                return 0
+            if c.over:
+                if c.nodes > outer:
+                    return 0  # (an enclosing budget's end: over stays set)
+                c.over = False
+                c.budget_stops += 1
+                continue
+            if r == 0:
+                return 0
+            open &= ~bit(i)
+        if not open:
+            return 1
+        if budget < BUDGET_MAX:
+            budget *= 4
 
 
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
@@ -2563,6 +2639,9 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
     c.hot = problem.hot
     c.pile = problem.pile
     c.opts = opts
+    c.budget_cards = BUDGET_CARDS
+    c.budget_start = BUDGET_START
+    c.node_limit = INT64_MAX_SCORE
     c.sides = sides is not None
     if c.sides:
         if len(sides) != c.nseats or any([len(row) != c.nseats for row in sides]):
@@ -2779,7 +2858,7 @@ def static_bounds(problem, *, int opts=OPT_DEFAULT):
 def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
                 int key_cap=MAXC, double time_limit=0, cancel=None,
                 SearchTables tables=None, int tt_start_bits=START_BITS, cards=None,
-                guess=None):
+                guess=None, int budget_cards=BUDGET_CARDS, int budget_start=BUDGET_START):
     """Values of the legal cards of the holder to move: ({card: value}, nodes).
 
     `problem` is a `Problem` (solver/problem.py): the position, the seat
@@ -2802,7 +2881,9 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     (KeyboardInterrupt), though it runs without the GIL.  `cancel` is a
     `CancelToken` (solver/cancel.py): once another thread cancels it the
     search stops and raises `Cancelled`.  `tables`: the caller's own
-    (`SearchTables`) instead of the module's shared ones.
+    (`SearchTables`) instead of the module's shared ones.  `budget_cards`,
+    `budget_start`: where `budgeted` starts and a try's first budget (the
+    tests lower them to reach it in small positions).
     """
     cdef Ctx c
     cdef State s
@@ -2825,6 +2906,9 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
             f" 1-{MAX_TT_BITS}, got {tt_bits} and {tt_start_bits}"
         )
     read_problem(problem, &c, &s, opts, key_cap, maxn)
+    if budget_start < 1:
+        raise ValueError(f"solve_state: budget_start is at least 1 node, got {budget_start}")
+    c.budget_cards, c.budget_start = budget_cards, budget_start
     start = NO_GUESS if guess is None else guess
     if cancel is not None:
         cancel_flag = cancel.flag
@@ -2884,6 +2968,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
             (c.probe_log[i].b, c.probe_log[i].g, c.probe_log[i].nodes))
     LAST_STATS["probes_by_card"] = probes_by_card
     LAST_STATS["etc_cuts"] = c.etc_cuts
+    LAST_STATS["budget_stops"] = c.budget_stops
     LAST_STATS["nodes_by_tricks_left"] = [c.dnodes[i] for i in range(17)]
     LAST_STATS["by_card"] = {card: (values[card], c.card_nodes[card], c.card_probes[card])
                              for card in range(MAXC) if (c.valued >> card) & 1}
