@@ -246,13 +246,13 @@ def test_the_probe_log_agrees_with_the_values(rules: Rules) -> None:
     at least g; else at most g); the probes' nodes are the card's.  And the
     other counters of bench/solver_profile.py stay within the solve's nodes."""
     from cursedbottle.solver import _search, solve_hand
-    from test_solver_diff import _positions, _second_bottle_hands
+    from test_solver_diff import diff_positions, second_bottle_hands
 
     seed = f"probe-log:{config_id(rules)}"
     if rules.second_bottle:  # (a position has one bottle: engine hands)
-        hands = list(_second_bottle_hands(rules, 8, seed))
+        hands = list(second_bottle_hands(rules, 8, seed))
     else:
-        hands = [pos.to_hand() for pos in _positions(rules, 8, seed)]
+        hands = [pos.to_hand() for pos in diff_positions(rules, 8, seed)]
     probed = 0
     for hand in hands:
         sol = solve_hand(hand)

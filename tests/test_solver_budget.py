@@ -21,7 +21,7 @@ from cursedbottle.solver.api import problem_of
 from cursedbottle.solver.model import Model
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
-from test_solver_diff import _positions, _second_bottle_hands
+from test_solver_diff import diff_positions, second_bottle_hands
 
 DEFAULT = _search.ALL_OPTIONS
 WITHOUT = DEFAULT & ~_search.OPTIONS["budget"]
@@ -51,9 +51,9 @@ def _hands(rules: Rules, count: int, tricks: int | None = None) -> list:
     trick's start (the second bottle's always by the weights)."""
     seed = f"budget:{config_id(rules)}:{tricks}"
     if rules.second_bottle:
-        return list(_second_bottle_hands(rules, count, seed))
+        return list(second_bottle_hands(rules, count, seed))
     if tricks is None:
-        return [p.to_hand() for p in _positions(rules, count, seed)]
+        return [p.to_hand() for p in diff_positions(rules, count, seed)]
     rng = random.Random(seed)
     return [random_position(rules, rng, tricks, in_trick=0).to_hand() for _ in range(count)]
 

@@ -52,7 +52,9 @@ def _weights(rules: Rules) -> dict[int, int]:
     return WEIGHTS_4 if rules.holders == 4 else WEIGHTS_3
 
 
-def _positions(rules: Rules, count: int, seed: str):
+def diff_positions(rules: Rules, count: int, seed: str):
+    """The differential tests' positions (other tests' too): tricks left
+    drawn by `_weights`, every place in a trick in turn."""
     rng = random.Random(f"diff:{seed}")
     weights = _weights(rules)
     tricks = list(weights)
@@ -61,7 +63,7 @@ def _positions(rules: Rules, count: int, seed: str):
         yield random_position(rules, rng, left, in_trick=i % rules.holders)
 
 
-def _second_bottle_hands(rules: Rules, count: int, seed: str):
+def second_bottle_hands(rules: Rules, count: int, seed: str):
     """Hands by random legal play: a position (FORMATS.md) has one bottle, so
     the second bottle's cases are engine Hands (no Lopaka in the Bottle Imp)."""
     rng = random.Random(f"diff:{seed}")
@@ -86,7 +88,7 @@ def test_compiled_search_equals_reference(rules: Rules, model: Model) -> None:
     count = -(-POSITIONS // len(CONFIGS))
     # The same positions for both models (the seed names the rule set only).
     if getattr(rules, "second_bottle", False):
-        for hand in _second_bottle_hands(rules, count, config_id(rules)):
+        for hand in second_bottle_hands(rules, count, config_id(rules)):
             seat, want, _ = reference_solve(hand, model)
             got = solve_hand(hand, model=model)
             assert (got.seat, got.values, got.model) == (seat, want, model), (
@@ -95,7 +97,7 @@ def test_compiled_search_equals_reference(rules: Rules, model: Model) -> None:
             )
         return
     lopaka_to_move = 0
-    for pos in _positions(rules, count, config_id(rules)):
+    for pos in diff_positions(rules, count, config_id(rules)):
         hand = pos.to_hand()
         seat, want, _ = reference_solve(hand, model)
         got = solve(pos, model=model)
@@ -122,9 +124,9 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
     """Each technique of the max-n search switched off gives the same values:
     what it buys is time only."""
     if getattr(rules, "second_bottle", False):
-        hands = list(_second_bottle_hands(rules, 3, "techniques"))
+        hands = list(second_bottle_hands(rules, 3, "techniques"))
     else:
-        hands = [p.to_hand() for p in _positions(rules, 3, "techniques")]
+        hands = [p.to_hand() for p in diff_positions(rules, 3, "techniques")]
     for hand in hands:
         full = solve_hand(hand, model=Model.MAXN)
         without = solve_hand(hand, ALL_OPTIONS & ~OPTIONS[name], model=Model.MAXN)
@@ -150,9 +152,9 @@ def test_paranoid_techniques_change_no_value(rules: Rules, name: str) -> None:
     paranoid values, against the reference too."""
     opts = ALL_OPTIONS ^ OPTIONS[name]
     if getattr(rules, "second_bottle", False):
-        hands = list(_second_bottle_hands(rules, 3, "techniques17"))
+        hands = list(second_bottle_hands(rules, 3, "techniques17"))
     else:
-        hands = [p.to_hand() for p in _positions(rules, 4, "techniques17")]
+        hands = [p.to_hand() for p in diff_positions(rules, 4, "techniques17")]
     for hand in hands:
         full = solve_hand(hand)
         switched = solve_hand(hand, opts)
@@ -181,9 +183,9 @@ def test_maxn_is_never_below_paranoid(rules: Rules) -> None:
     choices are a best reply to theirs, and a reply to any play of theirs
     scores at least the paranoid value)."""
     if getattr(rules, "second_bottle", False):
-        hands = list(_second_bottle_hands(rules, 6, "bound"))
+        hands = list(second_bottle_hands(rules, 6, "bound"))
     else:
-        hands = [p.to_hand() for p in _positions(rules, 6, "bound")]
+        hands = [p.to_hand() for p in diff_positions(rules, 6, "bound")]
     for hand in hands:
         worst = solve_hand(hand).values
         maxn = solve_hand(hand, model=Model.MAXN).values

@@ -14,7 +14,7 @@ import pytest
 from conftest import CONFIGS, config_id
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver.reference import reference_solve
-from test_solver_diff import _positions, _second_bottle_hands
+from test_solver_diff import diff_positions, second_bottle_hands
 
 #: Positions a rule set (up to five tricks left, as the differential tests').
 COUNT = 10
@@ -24,8 +24,8 @@ COUNT = 10
 def test_alpha_beta_equals_plain_minimax(rules: Rules) -> None:
     seed = f"reference:{config_id(rules)}"
     if rules.second_bottle:
-        hands = list(_second_bottle_hands(rules, COUNT, seed))
+        hands = list(second_bottle_hands(rules, COUNT, seed))
     else:
-        hands = [pos.to_hand() for pos in _positions(rules, COUNT, seed)]
+        hands = [pos.to_hand() for pos in diff_positions(rules, COUNT, seed)]
     for hand in hands:
         assert reference_solve(hand, prune=True)[:2] == reference_solve(hand, prune=False)[:2]
