@@ -2041,7 +2041,7 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
         else:
             c.no_cut += 1
             c.no_cut_root += maximise
-    if use_tt and not c.over:
+    if use_tt:  # (mark_owner stores nothing while a budget is over)
         mark_owner(c, ok, 1 if result else -1)
     return result
 
