@@ -183,6 +183,7 @@ def run_suite(
         "suite": name,
         "model": model.value,
         "threads": threads,
+        "build": _search.BUILD,
         "shared_table": threads > 1 and shared_table,
         "within_cards": threads > 1 and shared_table and within_cards
         and model is Model.PARANOID,
@@ -274,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = (
         (name, model) for name in names for model in models
     )
+    if not args.json:
+        # (The figures depend on the build: setup.py's profile-guided one is faster.)
+        print("build: " + ", ".join(f"{k} {'yes' if v else 'no'}"
+                                    for k, v in _search.BUILD.items()), flush=True)
     for name, model in rows:
         reference = SUITES[name][2] and not args.no_reference
         if args.quick and name == "4p-5":

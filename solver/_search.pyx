@@ -120,7 +120,25 @@ cdef extern from *:
     }
     #endif
     static inline int cb_hibit(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    /* How this module was built (`BUILD`): setup.py defines
+       CB_PROFILE_GUIDED for its profile-guided build. */
+    #ifndef CB_PROFILE_GUIDED
+    #define CB_PROFILE_GUIDED 0
+    #endif
+    #ifdef __POPCNT__
+    #define CB_POPCNT 1
+    #else
+    #define CB_POPCNT 0
+    #endif
+    #ifdef __BMI2__
+    #define CB_PEXT 1
+    #else
+    #define CB_PEXT 0
+    #endif
     """
+    int CB_PROFILE_GUIDED
+    int CB_POPCNT
+    int CB_PEXT
     int cb_popcount(uint64_t x) nogil
     int cb_ctz(uint64_t x) nogil
     int cb_hibit(uint64_t x) nogil
@@ -266,6 +284,10 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
 EVERY_OPTION = OPT_ALL
+#: How this module was built, for the benchmark's figures: profile-guided
+#: (setup.py), and whether popcnt and BMI2's pext are single instructions.
+BUILD = {"profile_guided": bool(CB_PROFILE_GUIDED), "popcnt": bool(CB_POPCNT),
+         "pext": bool(CB_PEXT)}
 #: Cards a table key can describe (solve_state's default `key_cap`).
 MAX_KEY_CARDS = MAXC
 #: Counters of the last solve (for the benchmark and for tuning).

@@ -1,0 +1,111 @@
+"""The workload a profile-guided build of the search is trained on (setup.py).
+
+gcc builds `_search` once instrumented, this runs it, and gcc builds it again
+laid out for the branches and calls that run took: the search is a deep
+recursion of small branchy functions, where that layout is worth about a
+seventh of the time (solver/README.md, twenty-first part).  So the workload
+is the search as it is used: first leads of the rule sets the benchmark
+times, positions of every other rule set deeper in the hand, both models,
+and a position's cards on two threads.  Fixed seeds: a build is repeatable.
+
+Run by setup.py as a script, before anything is installed: `load_package`
+maps the source folders to `cursedbottle.*` (as setup.py's package_dir does)
+and takes the freshly built module from its path, wherever the build put it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+import types
+from pathlib import Path
+
+#: (rule set, tricks left, positions, max-n too): the arguments of `Rules`.
+#: First leads where the benchmark's heavy suites are; fewer tricks where a
+#: first lead takes seconds (five and six players, Devil's Eye, teams).
+WORKLOAD: tuple[tuple[dict, int, int, bool], ...] = (
+    ({"players": 3}, 11, 6, False),
+    ({"players": 3, "edition": "BOTTLE_IMP"}, 11, 6, False),
+    ({"players": 4}, 8, 6, False),
+    ({"players": 2}, 11, 4, False),
+    ({"players": 3, "hot_bottle": True}, 8, 4, True),
+    ({"players": 4, "hot_bottle": True}, 6, 4, True),
+    ({"players": 2, "hot_bottle": True}, 8, 3, True),
+    ({"players": 2, "bright_house": True}, 7, 3, True),
+    ({"players": 2, "edition": "BOTTLE_IMP"}, 5, 4, True),
+    ({"players": 4, "edition": "BOTTLE_IMP"}, 7, 4, True),
+    ({"players": 5, "edition": "BOTTLE_IMP"}, 6, 4, False),
+    ({"players": 6, "edition": "BOTTLE_IMP"}, 5, 4, False),
+    ({"players": 4, "edition": "BOTTLE_IMP", "teams": True}, 6, 4, True),
+    ({"players": 6, "edition": "BOTTLE_IMP", "teams": True}, 4, 3, False),
+)
+
+
+def load_package(root: Path, module: Path) -> None:
+    """Make `cursedbottle.engine` and `cursedbottle.solver` importable from
+    the source tree at `root`, with `module` (a built `_search`) as its
+    compiled search."""
+    top = types.ModuleType("cursedbottle")
+    top.__path__ = []
+    sys.modules["cursedbottle"] = top
+    _exec_package("cursedbottle.engine", root / "engine")
+    spec = importlib.util.spec_from_file_location("cursedbottle.solver._search", module)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module at {module}")
+    search = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = search
+    spec.loader.exec_module(search)
+    _exec_package("cursedbottle.solver", root / "solver")
+
+
+def _exec_package(name: str, folder: Path) -> None:
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no package at {folder}")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+
+
+def run(scale: float = 1.0) -> int:
+    """Solve the workload (`scale` times its positions, at least one a rule
+    set); returns how many positions were solved."""
+    import random
+
+    from cursedbottle.engine.rules import Edition, Rules
+    from cursedbottle.solver import Model, solve
+    from cursedbottle.solver.batch import solve_split
+    from cursedbottle.solver.sampling import random_position
+
+    solved = 0
+    for args, left, count, maxn in WORKLOAD:
+        edition = args.get("edition")
+        rules = Rules(**{**args, "edition": Edition[edition]} if edition else args)
+        rng = random.Random(f"training:{sorted(args.items())}")
+        for i in range(max(1, round(count * scale))):
+            position = random_position(rules, rng, min(left, rules.tricks), in_trick=0)
+            solve(position)
+            if maxn:
+                solve(random_position(rules, rng, min(left, rules.tricks) - 3),
+                      model=Model.MAXN)
+            if i == 0:
+                solve_split(position, threads=2)
+            solved += 1
+    return solved
+
+
+def main(argv: list[str]) -> int:
+    """setup.py's call: ROOT MODULE [SCALE]."""
+    root, module = Path(argv[0]), Path(argv[1])
+    load_package(root, module)
+    start = time.perf_counter()
+    solved = run(float(argv[2]) if len(argv) > 2 else 1.0)
+    print(f"trained {module.name} on {solved} positions in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,35 @@
+"""The profile-guided build's workload (solver/training.py), as setup.py runs
+it: a script given the source tree and a built module, before anything is
+installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from cursedbottle.solver import _search
+from cursedbottle.solver.training import WORKLOAD
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "solver" / "training.py"
+
+
+def run_training(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
+                          text=True, timeout=300, cwd="/")
+
+
+def test_the_workload_runs_from_the_source_tree_on_the_module_given():
+    module = Path(_search.__file__)
+    done = run_training(str(ROOT), str(module), "0.01")
+    assert done.returncode == 0, done.stderr
+    # At least one position of every rule set, on the module named.
+    assert f"trained {module.name} on {len(WORKLOAD)} positions" in done.stdout
+
+
+def test_a_module_that_is_not_there_fails_the_run(tmp_path):
+    done = run_training(str(ROOT), str(tmp_path / "_search.so"), "0.01")
+    assert done.returncode != 0
+    assert "_search.so" in done.stderr
+
