@@ -111,10 +111,12 @@ def profile_guided(compiler) -> bool:
 
 class BuildExtProfileGuided(build_ext):
     """The search built twice by gcc: instrumented, run on solver/training.py's
-    workload, then optimised for what that run took (about a seventh less
-    time: solver/README.md).  Any failure on the way (a gcc without
-    -fprofile-partial-training, a workload that does not run) leaves the
-    plain build, with a warning: the profile is an optimisation only."""
+    workload, then optimised for what that run took (10-14 % less time a
+    solve on one thread: solver/README.md).  Any failure on the way (a gcc
+    without -fprofile-partial-training, a workload that does not run) leaves
+    the plain build, with a warning: the profile is an optimisation only.
+    The instrumented build counts atomically: the workload's split solves
+    run two threads, whose racing counts gcc would refuse as corrupt."""
 
     def build_extension(self, ext: Extension) -> None:
         if not profile_guided(self.compiler):

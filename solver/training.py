@@ -2,8 +2,8 @@
 
 gcc builds `_search` once instrumented, this runs it, and gcc builds it again
 laid out for the branches and calls that run took: the search is a deep
-recursion of small branchy functions, where that layout is worth about a
-seventh of the time (solver/README.md, twenty-first part).  So the workload
+recursion of small branchy functions, where that layout is worth 10-14 %
+of the time (solver/README.md, twenty-first part).  So the workload
 is the search as it is used: first leads of the rule sets the benchmark
 times, positions of every other rule set deeper in the hand, both models,
 and a position's cards on two threads.  Fixed seeds: a build is repeatable.
