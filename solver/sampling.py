@@ -25,18 +25,26 @@ def random_position(
 ) -> Position:
     """A position with `tricks_left` tricks to finish (the one in progress
     included) and `in_trick` cards already in the trick (random if None)."""
+    pos = Position.from_hand(random_hand(rules, rng, tricks_left))
+    if in_trick is None:
+        in_trick = rng.randrange(rules.holders)
+    return _fill_trick(pos, rng, in_trick)
+
+
+def random_hand(rules: Rules, rng: random.Random, tricks_left: int, in_trick: int = 0) -> Hand:
+    """An engine Hand played at random to `tricks_left` tricks from the end
+    and `in_trick` cards into that trick (for the second bottle, which a
+    position cannot hold)."""
     if not 1 <= tricks_left <= rules.tricks:
         raise ValueError(f"tricks_left: {tricks_left} is not 1..{rules.tricks}")
     dealer = rng.randrange(rules.seats)
     deal, undealt = random_deal(rules, rng, dealer)
     hand = Hand(rules, dealer, deal, undealt)
     target = rules.tricks - tricks_left
-    while hand.phase is not Phase.PLAY or len(hand.tricks) < target:
+    while (hand.phase is not Phase.PLAY or len(hand.tricks) < target
+           or len(hand.trick) < in_trick):
         hand.apply(rng.choice(hand.legal_actions()))
-    pos = Position.from_hand(hand)
-    if in_trick is None:
-        in_trick = rng.randrange(rules.holders)
-    return _fill_trick(pos, rng, in_trick)
+    return hand
 
 
 def _fill_trick(pos: Position, rng: random.Random, length: int) -> Position:

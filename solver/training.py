@@ -21,26 +21,34 @@ import time
 import types
 from pathlib import Path
 
-#: (rule set, tricks left, positions, tricks left for max-n or 0): the
-#: arguments of `Rules`.  First leads where the benchmark's heavy suites are;
-#: fewer tricks where a first lead takes seconds (five and six players,
-#: Devil's Eye, teams), and where max-n does (it searches every move).
+#: (rules as in a record, tricks left, positions, tricks left for max-n or 0):
+#: every rule set the engine plays (tests/test_solver_training.py checks).
+#: First leads where the benchmark's heavy suites are; fewer tricks where a
+#: first lead takes seconds (five and six players, Devil's Eye, teams), and
+#: where max-n does (it searches every move).
+IMP = "bottle-imp"
 WORKLOAD: tuple[tuple[dict, int, int, int], ...] = (
     ({"players": 3}, 11, 6, 7),
-    ({"players": 3, "edition": "BOTTLE_IMP"}, 11, 6, 6),
+    ({"players": 3, "game": IMP}, 11, 6, 6),
     ({"players": 4}, 8, 6, 5),
     ({"players": 2}, 11, 4, 7),
     ({"players": 3, "hot_bottle": True}, 8, 4, 5),
     ({"players": 4, "hot_bottle": True}, 6, 4, 4),
     ({"players": 2, "hot_bottle": True}, 8, 3, 5),
     ({"players": 2, "bright_house": True}, 7, 3, 4),
-    ({"players": 2, "edition": "BOTTLE_IMP"}, 5, 4, 3),
-    ({"players": 4, "edition": "BOTTLE_IMP"}, 7, 4, 4),
-    ({"players": 5, "edition": "BOTTLE_IMP"}, 6, 4, 0),
-    ({"players": 6, "edition": "BOTTLE_IMP"}, 5, 4, 0),
-    ({"players": 4, "edition": "BOTTLE_IMP", "teams": True}, 6, 4, 4),
-    ({"players": 6, "edition": "BOTTLE_IMP", "teams": True}, 4, 3, 0),
+    ({"players": 2, "bright_house": True, "hot_bottle": True}, 7, 2, 4),
+    ({"players": 2, "game": IMP}, 5, 4, 3),
+    ({"players": 4, "game": IMP}, 7, 4, 4),
+    ({"players": 5, "game": IMP}, 6, 4, 0),
+    ({"players": 6, "game": IMP}, 5, 4, 0),
+    ({"players": 4, "game": IMP, "teams": True}, 6, 4, 4),
+    ({"players": 5, "game": IMP, "teams": True}, 5, 2, 0),
+    ({"players": 6, "game": IMP, "teams": True}, 4, 3, 0),
+    ({"players": 6, "game": IMP, "teams": True, "singles": True}, 4, 2, 0),
+    ({"players": 5, "game": IMP, "second_bottle": True}, 5, 2, 0),
+    ({"players": 6, "game": IMP, "second_bottle": True, "teams": True}, 4, 2, 0),
 )
+
 
 def load_package(root: Path, module: Path) -> None:
     """Make `cursedbottle.engine` and `cursedbottle.solver` importable from
@@ -75,32 +83,45 @@ def run(scale: float = 1.0) -> int:
     set); returns how many positions were solved."""
     import random
 
-    from cursedbottle.engine.rules import Edition, Rules
-    from cursedbottle.solver import Model, solve
-    from cursedbottle.solver.batch import solve_split
-    from cursedbottle.solver.sampling import random_position
+    from cursedbottle.engine.rules import Rules
+    from cursedbottle.solver import Model
 
     solved = 0
-    for args, left, count, maxn_left in WORKLOAD:
-        edition = args.get("edition")
-        rules = Rules(**{**args, "edition": Edition[edition]} if edition else args)
-        rng = random.Random(f"training:{sorted(args.items())}")
+    for obj, left, count, maxn_left in WORKLOAD:
+        rules = Rules.from_json(obj)
+        rng = random.Random(f"training:{sorted(obj.items())}")
         for i in range(max(1, round(count * scale))):
-            position = random_position(rules, rng, min(left, rules.tricks), in_trick=0)
             # (Half on two threads: a split solve reads and writes a shared
             # table, a path of its own the profile must see as often.)
-            if i % 2:
-                solve_split(position, threads=2)
-            else:
-                solve(position)
+            _solve_drawn(rules, rng, left, Model.PARANOID, split=bool(i % 2))
             if maxn_left:
-                solve(random_position(rules, rng, maxn_left, in_trick=0), model=Model.MAXN)
+                _solve_drawn(rules, rng, maxn_left, Model.MAXN, split=False)
             solved += 1
     return solved
 
 
+def _solve_drawn(rules, rng, left: int, model, split: bool) -> None:
+    """Solve a position drawn at random, `left` tricks from the end at a
+    trick's lead.  Two bottles are an engine Hand's (a position has one)."""
+    from cursedbottle.solver import solve_hand
+    from cursedbottle.solver.batch import solve_split
+    from cursedbottle.solver.sampling import random_hand, random_position
+
+    if rules.second_bottle:
+        hand = random_hand(rules, rng, left)
+    else:
+        hand = random_position(rules, rng, left, in_trick=0).to_hand()
+    if split:
+        solve_split(hand, model=model, threads=2)
+    else:
+        solve_hand(hand, model=model)
+
+
 def main(argv: list[str]) -> int:
     """setup.py's call: ROOT MODULE [SCALE]."""
+    if not 2 <= len(argv) <= 3:
+        print("usage: training.py ROOT MODULE [SCALE]", file=sys.stderr)
+        return 2
     root, module = Path(argv[0]), Path(argv[1])
     load_package(root, module)
     start = time.perf_counter()

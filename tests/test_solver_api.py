@@ -174,16 +174,13 @@ def test_second_bottle_before_and_after_the_first_purchase(players: int) -> None
     play rarely keeps one there that long): both unbought, and the first one
     bought (the untouched one then is for sale).  A purchase below the other
     bottle's price puts that one on sale."""
-    from cursedbottle.engine.events import Phase
     from cursedbottle.solver import solve_hand
+    from cursedbottle.solver.sampling import random_hand
 
     rules = Rules(players, edition=Edition.BOTTLE_IMP, second_bottle=True)
     rng = random.Random(f"second-bottle:{players}")
     for i in range(8):
-        dealer = rng.randrange(rules.seats)
-        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
-        while hand.phase is not Phase.PLAY or len(hand.tricks) < rules.tricks - 3:
-            hand.apply(rng.choice(hand.legal_actions()))
+        hand = random_hand(rules, rng, 3)
         deck = hand.deck
         price = None if hand.price_card is None else deck.cards[hand.price_card]
         for shelf in ([(None, None)], [(price, hand.owner)]):

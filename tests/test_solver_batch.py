@@ -20,7 +20,7 @@ from cursedbottle.solver.api import solve_hand
 from cursedbottle.solver.batch import release_tables, solve_many, solve_within
 from cursedbottle.solver.cancel import Cancelled, CancelToken, cancellable
 from cursedbottle.solver.model import Model
-from cursedbottle.solver.sampling import random_position
+from cursedbottle.solver.sampling import random_hand, random_position
 
 
 def _hands(rules: Rules, count: int, seed: str) -> list[Hand]:
@@ -30,12 +30,7 @@ def _hands(rules: Rules, count: int, seed: str) -> list[Hand]:
     out = []
     for i in range(count):
         left = rng.randint(1, most)
-        dealer = rng.randrange(rules.seats)
-        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
-        while (hand.phase is not Phase.PLAY or len(hand.tricks) < rules.tricks - left
-               or len(hand.trick) < i % rules.holders):
-            hand.apply(rng.choice(hand.legal_actions()))
-        out.append(hand)
+        out.append(random_hand(rules, rng, left, i % rules.holders))
     return out
 
 

@@ -23,13 +23,11 @@ import random
 
 import pytest
 from conftest import CONFIGS, config_id
-from cursedbottle.engine.events import Phase
-from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import Model, solve, solve_hand
 from cursedbottle.solver._search import ALL_OPTIONS, OPTIONS
 from cursedbottle.solver.reference import reference_solve
-from cursedbottle.solver.sampling import random_position
+from cursedbottle.solver.sampling import random_hand, random_position
 
 POSITIONS = int(os.environ.get("CB_DIFF_POSITIONS", "200"))
 #: Tricks left (the one in progress included) and how often each is drawn.
@@ -71,14 +69,7 @@ def second_bottle_hands(rules: Rules, count: int, seed: str):
     tricks = list(weights)
     for i in range(count):
         left = rng.choices(tricks, weights=[weights[t] for t in tricks])[0]
-        in_trick = i % rules.holders
-        dealer = rng.randrange(rules.seats)
-        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
-        target = rules.tricks - left
-        while (hand.phase is not Phase.PLAY or len(hand.tricks) < target
-               or len(hand.trick) < in_trick):
-            hand.apply(rng.choice(hand.legal_actions()))
-        yield hand
+        yield random_hand(rules, rng, left, i % rules.holders)
 
 
 @pytest.mark.slow

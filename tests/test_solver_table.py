@@ -14,12 +14,11 @@ import random
 
 import pytest
 from conftest import CONFIGS, config_id
-from cursedbottle.engine.events import Phase
-from cursedbottle.engine.hand import Hand, random_deal
+from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import Model, _search, solve_hand
 from cursedbottle.solver.api import release_table
-from cursedbottle.solver.sampling import random_position
+from cursedbottle.solver.sampling import random_hand, random_position
 
 #: The cap of the tests' solves (2^BITS entries), and a start so small that
 #: the table grows several times within one small search.
@@ -36,11 +35,7 @@ def _positions(rules: Rules, model: Model, count: int) -> list[Hand]:
     rng = random.Random(f"table:{config_id(rules)}:{model.value}")
     out = []
     for _ in range(count):
-        dealer = rng.randrange(rules.seats)
-        hand = Hand(rules, dealer, *random_deal(rules, rng, dealer))
-        while hand.phase is not Phase.PLAY or len(hand.tricks) < rules.tricks - left:
-            hand.apply(rng.choice(hand.legal_actions()))
-        out.append(hand)
+        out.append(random_hand(rules, rng, left))
     return out
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import CONFIGS, config_id
+from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import _search
 from cursedbottle.solver.training import WORKLOAD
 
@@ -33,3 +35,16 @@ def test_a_module_that_is_not_there_fails_the_run(tmp_path):
     assert done.returncode != 0
     assert "_search.so" in done.stderr
 
+
+def test_the_workload_plays_every_rule_set_the_engine_plays():
+    """A rule set the profile never saw keeps the plain optimisation only
+    (its code paths: the second bottle, sides, Lopaka's hot bottle)."""
+    trained = [Rules.from_json(obj) for obj, *_ in WORKLOAD]
+    assert len(set(trained)) == len(trained)
+    assert sorted(map(config_id, trained)) == sorted(map(config_id, CONFIGS))
+
+
+def test_a_call_without_its_arguments_says_how_to_call_it():
+    done = run_training(str(ROOT))
+    assert done.returncode == 2
+    assert "usage: training.py ROOT MODULE [SCALE]" in done.stderr
