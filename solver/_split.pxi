@@ -165,3 +165,13 @@ cdef class ProbePlan:
         if not self.p.done:
             raise ValueError("ProbePlan: the value is not known yet")
         return self.p.lo
+
+    @property
+    def estimate(self):
+        """The value as far as the answers tell: where the next probe goes,
+        or while the bottle question is asked, the guess (the question says
+        only whether the value is at least the points taken); the value once
+        known.  Where the next card's probes start, in a split solve."""
+        if self.p.done:
+            return self.p.lo
+        return self.p.guess if self.p.phase == PLAN_AVOID else self.p.b

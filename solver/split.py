@@ -103,11 +103,13 @@ class Split:
         self.tt_bits = tt_bits
         self.threads = threads
         self.cards = deque(cards)
+        #: Each card after the one before it in that order (where one solve
+        #: takes its guess from).
+        self.before = dict(zip(cards[1:], cards[:-1], strict=True))
         self.values: dict[int, int] = {}
+        #: The plans of the cards being searched.
+        self.plans: dict[int, _search.ProbePlan] = {}
         self.nodes = 0
-        #: The last value found, where the next card's probes start (as one
-        #: solve starts each card at the one before).
-        self.guess: int | None = None
         #: Probes with answers not yet taken, oldest first.
         self.open: list[_Probe] = []
         self.owners = 0
@@ -167,14 +169,11 @@ class Split:
                         self.owners += 1
                 if isinstance(job, int):
                     try:
-                        value = self._card_value(job)
+                        self._card_value(job)
                     finally:
                         with self.cond:
                             self.owners -= 1
                             self.cond.notify_all()
-                    with self.cond:
-                        self.values[job] = value
-                        self.guess = value
                 else:
                     self._answer(*job)
         except BaseException as error:
@@ -199,11 +198,34 @@ class Split:
         lo, hi, taken, opts, _, _ = _search.split_node(self.problem, (card,), opts=self.opts)
         paths = self._answers((card,))
         with self.cond:
-            guess = taken if self.guess is None else self.guess
-        plan = _search.ProbePlan(lo, hi, taken, guess, opts)
-        while plan.bound is not None:
-            plan.answer(self._probe(paths, plan.bound))
+            plan = _search.ProbePlan(lo, hi, taken, self._guess(card, taken), opts)
+            self.plans[card] = plan
+        while True:
+            with self.cond:
+                bound = plan.bound
+            if bound is None:
+                break
+            g = self._probe(paths, bound)
+            with self.cond:
+                plan.answer(g)
+        with self.cond:
+            self.values[card] = plan.value
+            del self.plans[card]
         return plan.value
+
+    def _guess(self, card: int, taken: int) -> int:
+        """Where a card's probes start (under the lock): as in one solve, at
+        the value of the card before it in the order, and while that card is
+        still being searched, its value as far as its answers tell
+        (`ProbePlan.estimate`).
+        (The value found last was the guess before: imp-3p-11 #13's card
+        worth 19 then started from 8, not from its neighbour's 25, and the
+        split searched 27.7 M nodes against one thread's 23.2 M.)"""
+        before = self.before.get(card)
+        if before in self.values:
+            return self.values[before]
+        plan = self.plans.get(before)
+        return taken if plan is None else plan.estimate
 
     def _answers(self, path: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The paths a probe after `path` is split into: the answers of the

@@ -76,3 +76,29 @@ def test_a_plan_is_used_as_it_is_meant() -> None:
     assert plan.bound is None and plan.value == 1
     with pytest.raises(ValueError, match="already known"):
         plan.answer(1)
+
+
+def test_the_estimate_stays_within_what_the_answers_allow() -> None:
+    """`estimate` (where a split solve starts the next card's probes): the
+    guess while only the bottle question is asked, else where the next
+    probe goes, and the value once known; never outside the bounds the
+    answers so far have left."""
+    rng = random.Random("estimate")
+    alone = _search.ALL_OPTIONS & ~_search.OPTIONS["gallop"]
+    for _ in range(300):
+        lo, taken = rng.randint(-20, 3), rng.randint(0, 6)
+        hi = taken + rng.randint(0, 25)
+        value, guess = rng.randint(lo, hi), rng.randint(lo - 3, hi + 3)
+        plan = _search.ProbePlan(lo, hi, taken, guess, alone)
+        low, high = lo, hi
+        if plan.bound == taken and min(max(guess, lo), hi) > taken:
+            assert plan.estimate == min(max(guess, lo), hi)
+        while plan.bound is not None:
+            assert low <= plan.estimate <= high
+            b = plan.bound
+            g = rng.randint(b, value) if value >= b else rng.randint(value, b - 1)
+            plan.answer(g)
+            low, high = (max(low, g), high) if g >= b else (low, min(high, g))
+            if plan.bound is not None and plan.bound != taken:
+                assert plan.estimate == plan.bound
+        assert plan.estimate == plan.value == value
