@@ -222,10 +222,14 @@ class Split:
         worth 19 then started from 8, not from its neighbour's 25, and the
         split searched 27.7 M nodes against one thread's 23.2 M.)"""
         before = self.before.get(card)
+        if before is None:
+            return taken
         if before in self.values:
             return self.values[before]
         plan = self.plans.get(before)
-        return taken if plan is None else plan.estimate
+        # (Taken by a thread that has not made its plan yet: where that
+        # card's own probes will start.)
+        return self._guess(before, taken) if plan is None else plan.estimate
 
     def _answers(self, path: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The paths a probe after `path` is split into: the answers of the
