@@ -16,16 +16,23 @@ and takes the freshly built module from its path, wherever the build put it.
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 import time
 import types
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (the package is loaded from the source tree at run time)
+    from cursedbottle.engine.rules import Rules
+    from cursedbottle.solver import Model
 
 #: (rules as in a record, tricks left, positions, tricks left for max-n or 0):
 #: every rule set the engine plays (tests/test_solver_training.py checks).
 #: First leads where the benchmark's heavy suites are; fewer tricks where a
 #: first lead takes seconds (five and six players, Devil's Eye, teams), and
 #: where max-n does (it searches every move).
+#: The Bottle Imp, as a record names its game (`Edition.BOTTLE_IMP`).
 IMP = "bottle-imp"
 WORKLOAD: tuple[tuple[dict, int, int, int], ...] = (
     ({"players": 3}, 11, 6, 7),
@@ -81,8 +88,6 @@ def _exec_package(name: str, folder: Path) -> None:
 def run(scale: float = 1.0) -> int:
     """Solve the workload (`scale` times its positions, at least one a rule
     set); returns how many positions were solved."""
-    import random
-
     from cursedbottle.engine.rules import Rules
     from cursedbottle.solver import Model
 
@@ -100,7 +105,8 @@ def run(scale: float = 1.0) -> int:
     return solved
 
 
-def _solve_drawn(rules, rng, left: int, model, split: bool) -> None:
+def _solve_drawn(rules: Rules, rng: random.Random, left: int, model: Model,
+                 split: bool) -> None:
     """Solve a position drawn at random, `left` tricks from the end at a
     trick's lead.  Two bottles are an engine Hand's (a position has one)."""
     from cursedbottle.solver import solve_hand
