@@ -90,6 +90,7 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
             kill.cancel()
             return ended
 
+    progress: list[tuple[int, bool]] = []  # (actions stored, killed) after each life
     for lives in range(1, MAX_LIVES + 1):
         server = Server(db, port, tmp_path / f"life{lives}.log")
         try:
@@ -107,10 +108,12 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
             stored = [a for a, _ in store.actions(table_id)]
         # Whatever moment the kill fell on, every acknowledged action is stored, in order.
         assert is_subsequence(acked_in_order(humans), stored), f"life {lives} lost an action"
+        progress.append((len(stored), killed))
         if over:
             break
     else:
-        raise AssertionError(f"the game did not end in {MAX_LIVES} lives")
+        # (What each life got done says whether the game stalled or only ran long.)
+        raise AssertionError(f"the game did not end in {MAX_LIVES} lives: {progress}")
 
     assert kills >= 3, "the loop must really kill the server mid-game, again and again"
     for h in humans:
