@@ -124,9 +124,11 @@ def _solve_drawn(rules: Rules, rng: random.Random, left: int, model: Model,
 
 
 def main(argv: list[str]) -> int:
-    """setup.py's call: ROOT MODULE [SCALE]."""
-    if not 2 <= len(argv) <= 3:
-        print("usage: training.py ROOT MODULE [SCALE]", file=sys.stderr)
+    """setup.py's call: ROOT MODULE [SCALE]; a wrong call says what is wrong
+    in one line and exits 2."""
+    problem = _wrong_call(argv)
+    if problem:
+        print(f"usage: training.py ROOT MODULE [SCALE]: {problem}", file=sys.stderr)
         return 2
     root, module = Path(argv[0]), Path(argv[1])
     load_package(root, module)
@@ -134,6 +136,26 @@ def main(argv: list[str]) -> int:
     solved = run(float(argv[2]) if len(argv) > 2 else 1.0)
     print(f"trained {module.name} on {solved} positions in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+def _wrong_call(argv: list[str]) -> str:
+    """What is wrong with the arguments ("" if nothing)."""
+    if not 2 <= len(argv) <= 3:
+        return f"expected 2 or 3 arguments, got {len(argv)}"
+    root, module = Path(argv[0]), Path(argv[1])
+    for folder in (root / "engine", root / "solver"):
+        if not (folder / "__init__.py").is_file():
+            return f"{root} is not the source tree (no {folder}/__init__.py)"
+    if not module.is_file():
+        return f"no module at {module}"
+    if len(argv) == 3:
+        try:
+            scale = float(argv[2])
+        except ValueError:
+            scale = 0.0
+        if not scale > 0:
+            return f"SCALE {argv[2]!r} is not a positive number"
+    return ""
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ def test_the_workload_runs_from_the_source_tree_on_the_module_given():
 
 def test_a_module_that_is_not_there_fails_the_run(tmp_path):
     done = run_training(str(ROOT), str(tmp_path / "_search.so"), "0.01")
-    assert done.returncode != 0
-    assert "_search.so" in done.stderr
+    assert done.returncode == 2
+    assert f"no module at {tmp_path / '_search.so'}" in done.stderr
 
 
 def test_the_workload_plays_every_rule_set_the_engine_plays():
@@ -44,7 +44,17 @@ def test_the_workload_plays_every_rule_set_the_engine_plays():
     assert sorted(map(config_id, trained)) == sorted(map(config_id, CONFIGS))
 
 
-def test_a_call_without_its_arguments_says_how_to_call_it():
-    done = run_training(str(ROOT))
-    assert done.returncode == 2
-    assert "usage: training.py ROOT MODULE [SCALE]" in done.stderr
+def test_a_wrong_call_says_what_is_wrong_in_one_line(tmp_path):
+    module = _search.__file__
+    for args, problem in [
+        ((str(ROOT),), "expected 2 or 3 arguments, got 1"),
+        ((str(tmp_path), module), f"{tmp_path} is not the source tree"),
+        ((str(ROOT), module, "abc"), "SCALE 'abc' is not a positive number"),
+        ((str(ROOT), module, "-1"), "SCALE '-1' is not a positive number"),
+        ((str(ROOT), module, "nan"), "SCALE 'nan' is not a positive number"),
+    ]:
+        done = run_training(*args)
+        assert done.returncode == 2, args
+        # One line, no traceback.
+        assert done.stderr.startswith(f"usage: training.py ROOT MODULE [SCALE]: {problem}")
+        assert done.stderr.count("\n") == 1, done.stderr
