@@ -5,7 +5,7 @@
 # for s are kept, among them those with the lowest entry for the root seat r,
 # and among them the card lowest in the deck's order decides.  There is no
 # single number to bound, so no alpha-beta and no `avoid`: the search visits
-# every move.  What keeps it affordable:
+# nearly every move.  What keeps it affordable:
 #
 # - A search returns what the rest of the hand brings (MResult: the points
 #   each seat still takes and who ends with the bottle), not the scores.
@@ -23,6 +23,13 @@
 #   least it can, the rest are skipped; and a move whose bounds (those of
 #   the paranoid search, for any seat) show it cannot be strictly better is
 #   not searched.
+# - Shallow pruning (`shallow`): two seats' scores sum to at most their
+#   points taken and all still to be taken, so once the mover here is sure
+#   of so much that the parent's mover cannot get here what it already has
+#   elsewhere, the position is left (its result unused, not stored).
+# - At a trick's last card every child starts a trick: their keys are made
+#   and their buckets asked for at once, and a child found in the table is
+#   taken from there before its bounds are worked out.
 
 
 cdef inline int raw_score(Ctx* c, State* s, MResult* r, int q) noexcept nogil:
@@ -112,6 +119,20 @@ cdef inline MEntry* maxn_bucket(Ctx* c, uint64_t* k) noexcept nogil:
     return &c.mtt[(key_hash(k, 6) & c.mtt_mask) & ~(<uint64_t>1)]
 
 
+cdef inline bint maxn_found(Ctx* c, uint64_t* k, MResult* out) noexcept nogil:
+    """Whether the table holds position k's result (then in `out`)."""
+    cdef MEntry* b = maxn_bucket(c, k)
+    cdef int h, q
+    for h in range(2):
+        if same_words(b[h].k, k, 6):
+            for q in range(c.nseats):
+                out.f[q] = b[h].f[q]
+            out.owner = b[h].owner
+            out.sowner = b[h].sowner
+            return True
+    return False
+
+
 cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
     cdef MEntry* b = maxn_bucket(c, k)
     cdef MEntry* e
@@ -131,46 +152,78 @@ cdef inline void maxn_store(Ctx* c, uint64_t* k, MResult* r) noexcept nogil:
     claimed(c)  # (last: the table may move)
 
 
-cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
-    """What the rest of the hand brings from position s under max-n."""
-    cdef uint64_t inplay, reps, cin
+cdef inline int still_taken(Ctx* c, State* s, uint64_t inplay) noexcept nogil:
+    """Points some seat may still add to its tricks: the cards in play and
+    the price cards that go back to their owners when their bottles are bought."""
+    cdef int v = mask_points(c, inplay)
+    if s.owner >= 0 and s.price_card >= 0:
+        v += c.points[s.price_card]
+    if c.two and s.sowner >= 0 and s.scard >= 0:
+        v += c.points[s.scard]
+    return v
+
+
+#: The most children of a trick's last card whose keys are made at once (`maxn`).
+cdef enum:
+    MAXN_AHEAD = 16
+
+
+cdef bint maxn(Ctx* c, State* s, MResult* out, int pseat, int pbest,
+               const uint64_t* given) noexcept nogil:
+    """What the rest of the hand brings from position s under max-n.
+
+    The parent's mover `pseat` (-1: none) takes this position only if its
+    entry here is at least `pbest`.  Returns True where the search stopped
+    once it was sure it is not (shallow pruning: two seats' scores sum to
+    at most their points taken and all still to be taken, so the more the
+    mover here is sure of, the less is left for the parent's mover); `out`
+    is then not the position's result.  `given`: the position's table key,
+    where the parent made it (NULL: made here).
+    """
+    cdef uint64_t inplay, reps, cin, kin
     cdef uint64_t key[6]
     cdef MResult r
     cdef State child, chosen
+    cdef State ahead[MAXN_AHEAD]
+    cdef uint64_t akey[MAXN_AHEAD][6]
+    cdef bint keyed[MAXN_AHEAD]
+    cdef int i, nahead = 0
     cdef int h, q, seat, card, root = c.root, ubound = INF, lbound = -INF
     cdef int lo = 0, hi = 0, root_lo = 0, root_hi = 0
     cdef int vs, vr, best_s = 0, best_r = 0
-    cdef bint stored = False, have = False, cut
-    cdef MEntry* b
+    cdef bint stored = False, have = False, cut, shallow = False, found
+    cdef int total = 0
     c.nodes += 1
     if should_stop(c):
         ended(c, s, s, out)
-        return
+        return False
     inplay = in_play(c, s)
     if inplay == 0:
         ended(c, s, s, out)
-        return
+        return False
+    c.dnodes[c.tricks_left[cb_popcount(inplay)]] += 1
     if last_trick(c, s):
         child = s[0]
         play_out(c, &child)
         ended(c, s, &child, out)
-        return
+        return False
     if s.n == 0 and (c.opts & OPT_TT):
-        maxn_key(c, s, inplay, key)
-        b = maxn_bucket(c, key)
-        for h in range(2):
-            if same_words(b[h].k, key, 6):
-                for q in range(c.nseats):
-                    out.f[q] = b[h].f[q]
-                out.owner = b[h].owner
-                out.sowner = b[h].sowner
-                return
+        c.looks += 1
+        if given != NULL:
+            for q in range(6):
+                key[q] = given[q]
+        else:
+            maxn_key(c, s, inplay, key)
+        if maxn_found(c, key, out):
+            c.hits += 1
+            return False
         stored = True
     h = c.order[s.leader][s.n]
     if h == c.lopaka:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
-        maxn(c, &child, out)
+        if maxn(c, &child, out, pseat, pbest, NULL):
+            return True
         settle(c, s, &child, out)
     else:
         seat = c.holder_seat[h]
@@ -178,17 +231,50 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
         if c.opts & OPT_EQUIV:
             reps = representatives(c, s, h, reps, inplay, True)
         cut = (c.opts & OPT_BOUNDS) and not c.sides and not c.two
+        if (c.opts & OPT_SHALLOW) and not c.sides and pseat >= 0 and pseat != seat:
+            shallow = True
+            total = s.tk[pseat] + s.tk[seat] + still_taken(c, s, inplay)
         if cut:
             maxn_bounds(c, s, inplay, seat, &lo, &ubound)
             if seat != root:
                 maxn_bounds(c, s, inplay, root, &lbound, &root_hi)
+        if (c.opts & OPT_TT) and s.n == c.nholders - 1:
+            # Every child starts a trick, and most are in the table: their
+            # keys are made and their buckets asked for before any is
+            # searched, so that the table's cache misses overlap.
+            cin = reps
+            while cin and nahead < MAXN_AHEAD:
+                card = cb_ctz(cin)
+                cin &= cin - 1
+                ahead[nahead] = s[0]
+                play(c, &ahead[nahead], card_holder(c, s, h, card), card)
+                kin = in_play(c, &ahead[nahead])
+                keyed[nahead] = kin != 0 and not last_trick(c, &ahead[nahead])
+                if keyed[nahead]:
+                    maxn_key(c, &ahead[nahead], kin, akey[nahead])
+                    cb_prefetch_bucket(maxn_bucket(c, akey[nahead]))
+                nahead += 1
         # Lowest card first: a later card replaces the best only when strictly better.
+        i = -1
         while reps:
             card = cb_ctz(reps)
             reps &= reps - 1
-            child = s[0]
-            play(c, &child, card_holder(c, s, h, card), card)
-            if cut and have:
+            i += 1
+            found = False
+            if i < nahead:
+                child = ahead[i]
+                if keyed[i] and maxn_found(c, akey[i], &r):
+                    # (Counted as the child's own look would have been; its
+                    # result costs less than its bounds.)
+                    found = True
+                    c.nodes += 1
+                    c.dnodes[c.tricks_left[cb_popcount(in_play(c, &child))]] += 1
+                    c.looks += 1
+                    c.hits += 1
+            else:
+                child = s[0]
+                play(c, &child, card_holder(c, s, h, card), card)
+            if cut and have and not found:
                 # A card whose best for the mover is below the best so far (or
                 # equal, while the root seat ends no lower) cannot be preferred.
                 cin = in_play(c, &child)
@@ -201,7 +287,9 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
                         continue
                 elif hi == best_s:
                     continue
-            maxn(c, &child, &r)
+            if not found and maxn(c, &child, &r, seat, best_s if have else -INF,
+                                  akey[i] if i < nahead and keyed[i] else NULL):
+                continue
             vs = score_of(c, &child, &r, seat)
             vr = score_of(c, &child, &r, root)
             if not have or vs > best_s or (vs == best_s and vr < best_r):
@@ -210,15 +298,18 @@ cdef void maxn(Ctx* c, State* s, MResult* out) noexcept nogil:
                 best_r = vr
                 out[0] = r
                 chosen = child
+                if shallow and total - vs < pbest:
+                    return True
                 if cut and vs >= ubound and (seat == root or vr <= lbound):
                     break
         settle(c, s, &chosen, out)
     if stored and not c.stop:
         maxn_store(c, key, out)
+    return False
 
 
 cdef int maxn_value(Ctx* c, State* s) noexcept nogil:
     """The root seat's final score at position s under max-n."""
     cdef MResult r
-    maxn(c, s, &r)
+    maxn(c, s, &r, -1, -INF, NULL)
     return score_of(c, s, &r, c.root)

@@ -270,12 +270,16 @@ cdef enum:
     #: The others' leads of the bottle question, where many cards are in play
     #: (BUDGET_CARDS), tried in rounds of node budgets (`budgeted`).
     OPT_BUDGET = 134217728
-    OPT_ALL = 268435455
+    #: Max-n: a position stops being searched once its mover is sure of so
+    #: much that the parent's mover cannot get what it has elsewhere
+    #: (shallow pruning, `maxn`).
+    OPT_SHALLOW = 268435456
+    OPT_ALL = 536870911
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 268433663
+    OPT_DEFAULT = 536869119
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -286,7 +290,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
-           "budget": OPT_BUDGET}
+           "budget": OPT_BUDGET, "shallow": OPT_SHALLOW}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT

@@ -50,14 +50,19 @@ class Solution:
         }
 
 
-def table_bits(cards_left: int) -> int:
+def table_bits(cards_left: int, model: Model = Model.PARANOID) -> int:
     """The most a solve's table may grow to (2^bits entries; it starts small
     and grows as the search fills it): enough for the tree, and small for
-    small endgames, whose tables are made afresh most often."""
+    small endgames, whose tables are made afresh most often.  Max-n, which
+    prunes little, visits nearly every position of the tree and keeps a
+    result for each: from 21 cards in play its table may grow to 2^22
+    entries (256 MB; solver/README.md, issue 17, twenty-third part)."""
     if cards_left <= 12:
         return 12
     if cards_left <= 20:
         return 16
+    if model is Model.MAXN:
+        return 22
     if cards_left <= 26:
         return 20
     return 22
@@ -169,7 +174,7 @@ def solve_hand(
     values, nodes = _search.solve_state(
         problem,
         maxn=model is Model.MAXN,
-        tt_bits=table_bits(cards_left) if tt_bits is None else tt_bits,
+        tt_bits=table_bits(cards_left, model) if tt_bits is None else tt_bits,
         opts=_search.ALL_OPTIONS if opts is None else opts,
         key_cap=_search.MAX_KEY_CARDS if key_cap is None else key_cap,
         time_limit=time_limit or 0,

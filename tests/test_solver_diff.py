@@ -108,7 +108,7 @@ TECHNIQUE_RULES = [
 
 
 @pytest.mark.parametrize(
-    "name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber"]
+    "name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber", "shallow"]
 )
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
