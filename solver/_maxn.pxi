@@ -274,9 +274,11 @@ cdef bint maxn(Ctx* c, State* s, MResult* out, int pseat, int pbest,
             else:
                 child = s[0]
                 play(c, &child, card_holder(c, s, h, card), card)
-            if cut and have and not found:
+            if cut and have and not found and child.n == 0:
                 # A card whose best for the mover is below the best so far (or
                 # equal, while the root seat ends no lower) cannot be preferred.
+                # (Only a card that ends the trick: within it the bounds
+                # never cut, 3p-8's nodes are the very same without them.)
                 cin = in_play(c, &child)
                 maxn_bounds(c, &child, cin, seat, &lo, &hi)
                 if hi < best_s:
