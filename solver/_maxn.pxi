@@ -192,7 +192,7 @@ cdef bint maxn(Ctx* c, State* s, MResult* out, int pseat, int pbest,
     cdef int lo = 0, hi = 0, root_lo = 0, root_hi = 0
     cdef int vs, vr, best_s = 0, best_r = 0
     cdef bint stored = False, have = False, cut, shallow = False, found
-    cdef int total = 0
+    cdef int pair_most = 0  # (the most the two movers' scores can sum to)
     c.nodes += 1
     if should_stop(c):
         ended(c, s, s, out)
@@ -233,7 +233,7 @@ cdef bint maxn(Ctx* c, State* s, MResult* out, int pseat, int pbest,
         cut = (c.opts & OPT_BOUNDS) and not c.sides and not c.two
         if (c.opts & OPT_SHALLOW) and not c.sides and pseat >= 0 and pseat != seat:
             shallow = True
-            total = s.tk[pseat] + s.tk[seat] + still_taken(c, s, inplay)
+            pair_most = s.tk[pseat] + s.tk[seat] + still_taken(c, s, inplay)
         if cut:
             maxn_bounds(c, s, inplay, seat, &lo, &ubound)
             if seat != root:
@@ -300,7 +300,7 @@ cdef bint maxn(Ctx* c, State* s, MResult* out, int pseat, int pbest,
                 best_r = vr
                 out[0] = r
                 chosen = child
-                if shallow and total - vs < pbest:
+                if shallow and pair_most - vs < pbest:
                     return True
                 if cut and vs >= ubound and (seat == root or vr <= lbound):
                     break

@@ -15,18 +15,8 @@ import random
 import pytest
 from conftest import CONFIGS, config_id
 from cursedbottle.engine.rules import Rules
-from cursedbottle.solver import _search
-from cursedbottle.solver.api import release_table, solve
 from cursedbottle.solver.sampling import random_position
-
-DEFAULT = _search.ALL_OPTIONS
-WITHOUT = DEFAULT & ~_search.OPTIONS["match"]
-
-
-def _fresh(pos, opts, model="paranoid"):
-    """A solve on an empty table (so that node counts compare)."""
-    release_table()
-    return solve(pos, opts, model=model)
+from switch_support import with_and_without
 
 
 @pytest.mark.parametrize("rules", [r for r in CONFIGS if not r.second_bottle], ids=config_id)
@@ -35,27 +25,19 @@ def test_the_paranoid_search_matches_only_with_lopaka(rules: Rules) -> None:
     values with it and without it are one; without Lopaka not even the
     nodes differ, with him they do."""
     rng = random.Random(f"match:{config_id(rules)}")
-    used = rules.lopaka
-    differ = 0
-    for _ in range(6):
-        pos = random_position(rules, rng, 5 if rules.holders >= 5 else 6)
-        on, off = _fresh(pos, DEFAULT), _fresh(pos, WITHOUT)
-        assert on.values == off.values
-        if not used:
-            assert on.nodes == off.nodes
-        differ += on.nodes != off.nodes
-    if used:
-        assert differ, "the bound never cut a node with Lopaka"
+    left = 5 if rules.holders >= 5 else 6
+    pairs = with_and_without("match", [random_position(rules, rng, left) for _ in range(6)])
+    differ = [on.nodes != off.nodes for on, off in pairs]
+    if rules.lopaka:
+        assert any(differ), "the bound never cut a node with Lopaka"
+    else:
+        assert not any(differ)
 
 
 def test_the_max_n_search_still_matches() -> None:
     """Cursed Bottle at three, five tricks left: the same values, and the
     bound still cuts in the max-n search (fewer nodes with it)."""
     rng = random.Random("match:maxn")
-    on = off = 0
-    for _ in range(8):
-        pos = random_position(Rules(3), rng, 5, in_trick=0)
-        a, b = _fresh(pos, DEFAULT, "maxn"), _fresh(pos, WITHOUT, "maxn")
-        assert a.values == b.values
-        on, off = on + a.nodes, off + b.nodes
-    assert on < off
+    positions = [random_position(Rules(3), rng, 5, in_trick=0) for _ in range(8)]
+    pairs = with_and_without("match", positions, "maxn")
+    assert sum(on.nodes for on, _ in pairs) < sum(off.nodes for _, off in pairs)

@@ -17,21 +17,12 @@ import pytest
 from conftest import CONFIGS, config_id
 from cursedbottle.engine.rules import Rules
 from cursedbottle.solver import _search
-from cursedbottle.solver.api import release_table, solve
 from cursedbottle.solver.sampling import random_position
-
-DEFAULT = _search.ALL_OPTIONS
-WITHOUT = DEFAULT & ~_search.OPTIONS["opp-low"]
-
-
-def _fresh(pos, opts):
-    """A solve on an empty table (so that node counts compare)."""
-    release_table()
-    return solve(pos, opts)
+from switch_support import with_and_without
 
 
 def test_on_by_default() -> None:
-    assert DEFAULT & _search.OPTIONS["opp-low"]
+    assert _search.ALL_OPTIONS & _search.OPTIONS["opp-low"]
 
 
 @pytest.mark.parametrize("rules", [r for r in CONFIGS if not r.second_bottle], ids=config_id)
@@ -40,27 +31,19 @@ def test_the_others_lowest_card_first_changes_no_value(rules: Rules) -> None:
     it are one; with the Bottle Imp's decks not even the nodes differ."""
     rng = random.Random(f"opp-low:{config_id(rules)}")
     used = len(set(rules.deck.points)) <= 3
-    differ = 0
-    for _ in range(5):
-        pos = random_position(rules, rng, 5)
-        on, off = _fresh(pos, DEFAULT), _fresh(pos, WITHOUT)
-        assert on.values == off.values
-        if not used:
-            assert on.nodes == off.nodes
-        differ += on.nodes != off.nodes
-    if used and rules.players > 2:
-        assert differ, "the technique never changed the search"
+    pairs = with_and_without("opp-low", [random_position(rules, rng, 5) for _ in range(5)])
+    differ = [on.nodes != off.nodes for on, off in pairs]
+    if not used:
+        assert not any(differ)
+    elif rules.players > 2:
+        assert any(differ), "the technique never changed the search"
 
 
 def test_the_others_lowest_card_first_saves_nodes() -> None:
     """Cursed Bottle at three, ten tricks left, at a trick's start: 0.93x the
     nodes on these positions (measured: 17.86 M against 19.19 M)."""
     rng = random.Random("opp-low:3:10")
-    on = off = 0
-    for _ in range(20):
-        pos = random_position(Rules(3), rng, 10, in_trick=0)
-        a, b = _fresh(pos, DEFAULT), _fresh(pos, WITHOUT)
-        assert a.values == b.values
-        on += a.nodes
-        off += b.nodes
+    positions = [random_position(Rules(3), rng, 10, in_trick=0) for _ in range(20)]
+    pairs = with_and_without("opp-low", positions)
+    on, off = sum(a.nodes for a, _ in pairs), sum(b.nodes for _, b in pairs)
     assert on < 0.96 * off, (on, off)

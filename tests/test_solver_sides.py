@@ -20,6 +20,7 @@ from cursedbottle.solver import _search, solve
 from cursedbottle.solver.api import release_table
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
+from switch_support import fresh_solve
 
 TEAM_RULES = [r for r in CONFIGS if r.teams and not r.second_bottle]
 DEFAULT = _search.ALL_OPTIONS
@@ -75,12 +76,6 @@ def _one_member_can_own(pos: Position) -> bool:
         return False
     others = any(v for s, v in below.items() if s not in (root, partner))
     return not pos.to_hand().trick and others and below[root] != below[partner]
-
-
-def _fresh(pos: Position, opts: int):
-    """A solve on a new table (nothing shared from the solve before)."""
-    release_table()
-    return solve(pos, opts)
 
 
 def _moved(pos: Position) -> Position | None:
@@ -171,8 +166,8 @@ def test_side_bounds_save_nodes() -> None:
     the nodes at least."""
     rules = Rules(4, edition=Edition.BOTTLE_IMP, teams=True)
     positions = _positions(rules, 10, "nodes", 5)
-    with_bounds = sum(_fresh(pos, DEFAULT).nodes for pos in positions)
-    without = sum(_fresh(pos, DEFAULT & ~_search.OPTIONS["bounds"]).nodes for pos in positions)
+    with_bounds = sum(fresh_solve(pos, DEFAULT).nodes for pos in positions)
+    without = sum(fresh_solve(pos, DEFAULT & ~_search.OPTIONS["bounds"]).nodes for pos in positions)
     assert with_bounds < 0.8 * without
 
 
@@ -183,8 +178,8 @@ def test_team_orderings_save_nodes(name: str, share: float) -> None:
     save nodes (measured on these positions: 23 % and 6 %)."""
     rules = Rules(4, edition=Edition.BOTTLE_IMP, teams=True)
     positions = _positions(rules, 16, "orderings", 7, starts=True)
-    with_it = sum(_fresh(pos, DEFAULT).nodes for pos in positions)
-    without = sum(_fresh(pos, DEFAULT & ~_search.OPTIONS[name]).nodes for pos in positions)
+    with_it = sum(fresh_solve(pos, DEFAULT).nodes for pos in positions)
+    without = sum(fresh_solve(pos, DEFAULT & ~_search.OPTIONS[name]).nodes for pos in positions)
     assert with_it < share * without, (with_it, without)
 
 
@@ -196,4 +191,4 @@ def test_killer_moves_only_in_team_mode_at_four() -> None:
             continue
         without = DEFAULT & ~_search.OPTIONS["team-killer"]
         for pos in _positions(rules, 4, f"killer:{config_id(rules)}", 4, starts=True):
-            assert _fresh(pos, DEFAULT).nodes == _fresh(pos, without).nodes
+            assert fresh_solve(pos, DEFAULT).nodes == fresh_solve(pos, without).nodes
