@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from conftest import CONFIGS, config_id
 from cursedbottle.cli.main import main
 from cursedbottle.cli.review import LOSS_HEADING
 from cursedbottle.engine.game import Game
@@ -179,3 +180,17 @@ def test_a_whole_hand_is_valued_from_where_maxn_is_affordable_and_says_so(capsys
     flat = " ".join(text.split())
     assert f"Cards of tricks 1–{first - 1} are not valued" in flat
     assert "everyone plays perfectly for themself with all cards face up" in flat
+
+
+@pytest.mark.parametrize(
+    "rules", [r for r in CONFIGS if not (r.lopaka or r.devils_eye)], ids=config_id
+)
+def test_every_rule_set_has_a_measured_first_valued_trick(rules):
+    """How far back a review values the play is measured for every rule set the
+    engine plays (bench/review_bench.py; Lopaka's and Devil's Eye have their own
+    figures), none left to the fallback."""
+    from cursedbottle.solver import review
+
+    key = (rules.original, rules.holders, rules.teams, rules.second_bottle)
+    assert key in review.MAXN_CARDS
+    assert review.maxn_cards(rules) == review.MAXN_CARDS[key]
