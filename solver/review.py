@@ -99,8 +99,12 @@ def maxn_cards(rules) -> int:
         return MAXN_CARDS_LOPAKA
     if rules.devils_eye:
         return MAXN_CARDS_DEVILS_EYE
-    key = (rules.original, rules.holders, rules.teams, rules.second_bottle)
-    return MAXN_CARDS.get(key, MAXN_CARDS_DEFAULT)
+    return MAXN_CARDS.get(maxn_cards_key(rules), MAXN_CARDS_DEFAULT)
+
+
+def maxn_cards_key(rules) -> tuple[bool, int, bool, bool]:
+    """A rule set's key in MAXN_CARDS: what the max-n search's speed depends on."""
+    return (rules.original, rules.holders, rules.teams, rules.second_bottle)
 
 
 def first_affordable_trick(record: HandRecord) -> int:

@@ -191,6 +191,4 @@ def test_every_rule_set_has_a_measured_first_valued_trick(rules):
     figures), none left to the fallback."""
     from cursedbottle.solver import review
 
-    key = (rules.original, rules.holders, rules.teams, rules.second_bottle)
-    assert key in review.MAXN_CARDS
-    assert review.maxn_cards(rules) == review.MAXN_CARDS[key]
+    assert review.maxn_cards_key(rules) in review.MAXN_CARDS
