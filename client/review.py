@@ -56,13 +56,18 @@ def _seat_name(review: table_pb2.HandReview, seat: int, tr: Tr) -> str:
             return tr("lopaka")
         if not s.name:
             return f"#{seat + 1}"
-        # told apart by their seat, as at the table (without Lopaka a hand's seats are
-        # the table's)
+        # told apart by their table seat, as at the table
         names = [shown_name(tr, o.name) for o in review.seats]
-        return told_apart(names[seat], names, seat)
+        return told_apart(names[seat], names, table_seat(review.hand, seat))
     if 0 <= seat < len(review.hand.names):
         return shown_name(tr, review.hand.names[seat])
     return f"#{seat + 1}"
+
+
+def table_seat(hand: table_pb2.HandSummary, seat: int) -> int:
+    """A hand seat's table seat: with Lopaka a hand's seats turn with the dealer (a
+    server without `table_seats`: the hand seat)."""
+    return hand.table_seats[seat] if seat < len(hand.table_seats) else seat
 
 
 def _about(tr: Tr, key: str, name: str, **params: object) -> str:
@@ -297,7 +302,7 @@ def scores_text(tr: Tr, hand: table_pb2.HandSummary) -> str:
     for i, name in enumerate(names):
         score = hand.scores[i] if i < len(hand.scores) else 0
         mark = " ⚱" if hand.HasField("owner") and hand.owner == i else ""
-        parts.append(f"{told_apart(name, names, i)}{mark} {score:+d}")
+        parts.append(f"{told_apart(name, names, table_seat(hand, i))}{mark} {score:+d}")
     return ", ".join(parts)
 
 

@@ -15,6 +15,7 @@ from cursedbottle.solver.review import record_names
 from cursedbottle.v1 import table_pb2
 
 from . import wire
+from .seating import seat_map
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ def summary_msg(hand: FinishedHand) -> table_pb2.HandSummary:
         finished_ns=hand.finished_ns,
     )
     out.rules.CopyFrom(wire.rules_msg(record.rules))
+    seating = hand.record.get("seating")
+    if isinstance(seating, list):
+        out.table_seats.extend(seat_map(tuple(seating), record.rules.players).to_wire)
     if played.owner is not None:
         out.owner = played.owner
     return out
