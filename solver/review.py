@@ -82,8 +82,9 @@ MAXN_CARDS = {
 }
 MAXN_CARDS_LOPAKA = 27
 MAXN_CARDS_DEVILS_EYE = 16
-#: A rule set not measured (none the engine plays today: tests/test_review_cli.py
-#: holds every one to an entry above): a trick below the measured ones.
+#: A rule set not measured: a trick below the measured ones.  Every rule set of the
+#: tests' list has an entry (tests/test_review_cli.py); the engine also plays the
+#: second bottle with six not in teams and with five in teams, which fall here.
 MAXN_CARDS_DEFAULT = 21
 MEANING = (
     "Value: the points the player ends this hand with if, from that card on, everyone"

@@ -186,8 +186,8 @@ def test_a_whole_hand_is_valued_from_where_maxn_is_affordable_and_says_so(capsys
     "rules", [r for r in CONFIGS if not (r.lopaka or r.devils_eye)], ids=config_id
 )
 def test_every_rule_set_has_a_measured_first_valued_trick(rules):
-    """How far back a review values the play is measured for every rule set the
-    engine plays (bench/review_bench.py; Lopaka's and Devil's Eye have their own
+    """How far back a review values the play is measured for every rule set of the
+    tests' list (bench/review_bench.py; Lopaka's and Devil's Eye have their own
     figures), none left to the fallback."""
     from cursedbottle.solver import review
 
