@@ -274,12 +274,15 @@ cdef enum:
     #: much that the parent's mover cannot get what it has elsewhere
     #: (shallow pruning, `maxn`).
     OPT_SHALLOW = 268435456
-    OPT_ALL = 536870911
+    #: A seat holding more cards below all the others' cards below the
+    #: price than the others hold below it ends the owner (`stuck`).
+    OPT_STUCK = 536870912
+    OPT_ALL = 1073741823
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 536869119
+    OPT_DEFAULT = 1073740031
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -290,7 +293,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
-           "budget": OPT_BUDGET, "shallow": OPT_SHALLOW}
+           "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -786,7 +789,10 @@ cdef inline int ending(Ctx* c, uint64_t below, uint64_t mine, bint owns) noexcep
     the others' alone, and one of them buys (the price then only falls, and
     the seat, holding none, can never buy again): the seat ends free; the
     seat's alone, and it owns or will buy, with nobody left to buy from it:
-    it ends the owner; none at all, and the owner stays the owner.  (Without
+    it ends the owner; none at all, and the owner stays the owner.  While
+    both sides hold such cards, counting settles some: the seat outnumbered
+    below its lowest ends free (`outnumbered`), the seat with more below all
+    the others' than they hold ends the owner (`stuck`).  (Without
     OPT_SETTLED only the last case and the seat's holding none, not owning.)
     """
     cdef uint64_t own_below = below & mine, other_below = below & ~mine
@@ -797,6 +803,8 @@ cdef inline int ending(Ctx* c, uint64_t below, uint64_t mine, bint owns) noexcep
     if own_below and other_below:
         if (c.opts & OPT_OUTNUMBER) and c.nholders == c.nseats and outnumbered(c, own_below, other_below):
             return ENDS_FREE
+        if (c.opts & OPT_STUCK) and c.nholders == c.nseats and stuck(own_below, other_below):
+            return ENDS_OWNER
         return ENDS_OPEN
     return ENDS_OWNER if (owns or own_below) and not other_below else ENDS_FREE
 
@@ -819,6 +827,21 @@ cdef inline bint outnumbered(Ctx* c, uint64_t own_below, uint64_t other_below) n
     cdef uint64_t low = other_below & (bit(cb_ctz(own_below)) - 1)
     cdef int k = c.nholders - 1, nlow = cb_popcount(low)
     return nlow > k * cb_popcount(own_below) + (k - 1) * (cb_popcount(other_below) - nlow)
+
+
+cdef inline bint stuck(uint64_t own_below, uint64_t other_below) noexcept nogil:
+    """Whether the seat holds more cards below all the others' cards below
+    the price (its set R) than the others hold below the price (L): then it
+    ends the owner (one hand a seat, so that it plays one card a trick: not
+    the bright house or Devil's Eye).
+
+    Once the seat buys with a card of R, no other card is ever below the
+    price again (the others' all lie above R), and it ends the owner.  A
+    card of R that does not buy was either above the price by then, which
+    only the seat's own buy with a lower card of R does, or bought over in
+    its trick by a card of L, one trick and one card of L each.  So ending
+    free takes a card of L for every card of R."""
+    return cb_popcount(own_below & (bit(cb_ctz(other_below)) - 1)) > cb_popcount(other_below)
 
 
 cdef inline void score_bounds(Ctx* c, State* s, uint64_t inplay, int alpha, int beta,

@@ -108,7 +108,9 @@ TECHNIQUE_RULES = [
 
 
 @pytest.mark.parametrize(
-    "name", ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber", "shallow"]
+    "name",
+    ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber", "stuck",
+     "shallow"],
 )
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
@@ -126,13 +128,14 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
 
 #: Issue 17's techniques: the quick-trick bounds, their pairs, the settled
 #: ending, the relative table values, runs, the lowest card first, the
-#: bottle question's ties by the price, dead cards, losers and the others'
-#: lowest card first are on by default (switched off here); the enhanced
-#: transposition cut-offs, the history heuristic and the killer moves off
-#: (switched on here).
+#: bottle question's ties by the price, dead cards, losers, the others'
+#: lowest card first and the stuck seat are on by default (switched off
+#: here); the enhanced transposition cut-offs, the history heuristic and the
+#: killer moves off (switched on here).
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
     "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low", "more",
+    "stuck",
 ]
 
 
