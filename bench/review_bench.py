@@ -38,6 +38,9 @@ SUITES = {
     "imp-5p-2bottles": Rules(5, edition=Edition.BOTTLE_IMP, second_bottle=True),
     "imp-6p-teams-2bottles": Rules(6, edition=Edition.BOTTLE_IMP, second_bottle=True,
                                    teams=True),
+    "imp-6p-2bottles": Rules(6, edition=Edition.BOTTLE_IMP, second_bottle=True),
+    "imp-5p-teams-2bottles": Rules(5, edition=Edition.BOTTLE_IMP, second_bottle=True,
+                                   teams=True),
     "bright-house": Rules(2, bright_house=True),
     "devils-eye": Rules(2, edition=Edition.BOTTLE_IMP),
 }

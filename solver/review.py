@@ -78,13 +78,14 @@ MAXN_CARDS = {
     (True, 5, True, False): 25,
     (True, 6, True, False): 24,
     (True, 5, False, True): 25,
+    (True, 6, False, True): 24,
+    (True, 5, True, True): 20,
     (True, 6, True, True): 24,
 }
 MAXN_CARDS_LOPAKA = 27
 MAXN_CARDS_DEVILS_EYE = 16
-#: A rule set not measured: a trick below the measured ones.  Every rule set of the
-#: tests' list has an entry (tests/test_review_cli.py); the engine also plays the
-#: second bottle with six not in teams and with five in teams, which fall here.
+#: A rule set not measured: a trick below the measured ones.  Every rule set the
+#: engine plays has an entry (tests/test_review_cli.py); this is for one added later.
 MAXN_CARDS_DEFAULT = 21
 MEANING = (
     "Value: the points the player ends this hand with if, from that card on, everyone"

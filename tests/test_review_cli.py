@@ -3,18 +3,19 @@ follows from them, and the text says what the data says."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 from dataclasses import replace
 
 import pytest
-from conftest import CONFIGS, config_id
+from conftest import config_id
 from cursedbottle.cli.main import main
 from cursedbottle.cli.review import LOSS_HEADING
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.records import HandRecord, record_of, replay, replay_hand
-from cursedbottle.engine.rules import Rules
+from cursedbottle.engine.rules import Edition, Rules, RulesError
 from cursedbottle.solver.api import solve_hand
 
 
@@ -182,12 +183,27 @@ def test_a_whole_hand_is_valued_from_where_maxn_is_affordable_and_says_so(capsys
     assert "everyone plays perfectly for themself with all cards face up" in flat
 
 
+def every_rule_set() -> list[Rules]:
+    """Every rule set the engine accepts, one per combination of players, game
+    and switch (the target and the deck aside)."""
+    out = []
+    for players, edition, *flags in itertools.product(
+        range(1, 8), Edition, *[(False, True)] * 5
+    ):
+        names = ("teams", "second_bottle", "singles", "hot_bottle", "bright_house")
+        try:
+            out.append(Rules(players, edition=edition, **dict(zip(names, flags, strict=True))))
+        except RulesError:
+            continue
+    return out
+
+
 @pytest.mark.parametrize(
-    "rules", [r for r in CONFIGS if not (r.lopaka or r.devils_eye)], ids=config_id
+    "rules", [r for r in every_rule_set() if not (r.lopaka or r.devils_eye)], ids=config_id
 )
 def test_every_rule_set_has_a_measured_first_valued_trick(rules):
-    """How far back a review values the play is measured for every rule set of the
-    tests' list (bench/review_bench.py; Lopaka's and Devil's Eye have their own
+    """How far back a review values the play is measured for every rule set the
+    engine plays (bench/review_bench.py; Lopaka's and Devil's Eye have their own
     figures), none left to the fallback."""
     from cursedbottle.solver import review
 
