@@ -32,6 +32,7 @@ limit: the median and p90 are then lower bounds).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -149,20 +150,34 @@ def target_met(row: dict, target: tuple[float | None, ...]) -> bool:
 def run_suite(
     name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
     time_limit: float | None = None, threads: int = 1, shared_table: bool = True,
-    within_cards: bool = True,
+    within_cards: bool = True, warm_up: bool = True,
 ) -> dict:
+    """One suite's figures.  `warm_up`: first solve one more position of the
+    suite, not counted, so that the table exists: a process's first touch of
+    a table's memory now and then waits on the kernel for a quarter of a
+    second (huge pages), once, whichever position it is (bench/README.md)."""
     times, cpu, nodes, ref_times = [], [], [], []
     flat = timeouts = 0
-    for pos in positions(name, count):
+
+    def solve_one(pos: Position):
+        if threads > 1:
+            return solve_split(
+                pos, opts=opts, time_limit=time_limit, model=model, threads=threads,
+                shared_table=shared_table, within_cards=within_cards,
+            )
+        return solve(pos, opts, time_limit=time_limit, model=model)
+
+    *suite, extra = positions(name, count + 1)
+    warm_s = None
+    if warm_up:
+        start = time.perf_counter()
+        with contextlib.suppress(TimeoutError):
+            solve_one(extra)
+        warm_s = time.perf_counter() - start
+    for pos in suite:
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            if threads > 1:
-                sol = solve_split(
-                    pos, opts=opts, time_limit=time_limit, model=model, threads=threads,
-                    shared_table=shared_table, within_cards=within_cards,
-                )
-            else:
-                sol = solve(pos, opts, time_limit=time_limit, model=model)
+            sol = solve_one(pos)
         except TimeoutError:
             timeouts += 1
             times.append(time.perf_counter() - start)
@@ -197,6 +212,7 @@ def run_suite(
         "median_nodes": int(statistics.median(nodes)) if nodes else 0,
         "sum_nodes": sum(nodes),
         "nodes_per_s": sum(nodes) / sum(times),
+        "warm_up_s": warm_s,
     }
     if ref_times:
         out["reference_median_s"] = statistics.median(ref_times)
@@ -253,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         help="with --threads: a card a thread, each card's probes not split into the answers"
         " to it (solver/split.py; to measure what splitting buys)",
     )
+    parser.add_argument(
+        "--no-warm-up", action="store_true",
+        help="time from a cold start: no position solved, uncounted, before each suite's",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per suite")
     args = parser.parse_args(argv)
     if args.threads < 1:
@@ -285,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             reference = False
         row = run_suite(
             name, count, opts, reference, model, args.time_limit, args.threads,
-            not args.own_tables, not args.whole_cards,
+            not args.own_tables, not args.whole_cards, not args.no_warm_up,
         )
         if model is Model.PARANOID:
             failed |= row.get("bar_met") is False
@@ -302,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"
                 f"  (cpu median {row['cpu_median_s'] * 1000:8.2f} ms)"
                 f"  nodes {row['median_nodes']:>10}  {row['nodes_per_s'] / 1e6:6.2f} Mnodes/s"
+                + (f"  warm-up {row['warm_up_s'] * 1000:.0f} ms" if row["warm_up_s"] else "")
             )
             if "speedup_total" in row:
                 line += (
