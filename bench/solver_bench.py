@@ -135,6 +135,10 @@ def tips_first_lead(rules: Rules, seed: str) -> Position:
     return Position.from_hand(game.hand)
 
 
+#: The longest the uncounted solve before a suite takes (`run_suite`).
+WARM_UP_S = 1.0
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -159,20 +163,21 @@ def run_suite(
     times, cpu, nodes, ref_times = [], [], [], []
     flat = timeouts = 0
 
-    def solve_one(pos: Position):
+    def solve_one(pos: Position, limit: float | None = time_limit):
         if threads > 1:
             return solve_split(
-                pos, opts=opts, time_limit=time_limit, model=model, threads=threads,
+                pos, opts=opts, time_limit=limit, model=model, threads=threads,
                 shared_table=shared_table, within_cards=within_cards,
             )
-        return solve(pos, opts, time_limit=time_limit, model=model)
+        return solve(pos, opts, time_limit=limit, model=model)
 
     *suite, extra = positions(name, count + 1)
     warm_s = None
     if warm_up:
+        # (A second at most: the table only needs touching.)
         start = time.perf_counter()
         with contextlib.suppress(TimeoutError):
-            solve_one(extra)
+            solve_one(extra, min(time_limit or WARM_UP_S, WARM_UP_S))
         warm_s = time.perf_counter() - start
     for pos in suite:
         start, start_cpu = time.perf_counter(), time.process_time()
