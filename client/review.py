@@ -95,7 +95,7 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
     table.add_column(tr("review_loss"), justify="right", width=6, no_wrap=True)
     worst = review.worst_case
     if worst:
-        table.add_column(tr("review_worst"), justify="right", width=13)
+        table.add_column(tr("review_worst"), justify="right", width=15)
     for rc in trick.cards:
         name = Text(_seat_name(review, rc.seat, tr))
         if rc.seat == trick.winner:
@@ -110,22 +110,24 @@ def trick_table(tr: Tr, review: table_pb2.HandReview, trick: table_pb2.ReviewedT
         else:
             best = _cards(tr, rc.best)
             best.append(f" {rc.best_value:+d}", style="dim")
-            loss = (Text(f"-{rc.loss}", style="bold white on red") if rc.loss > 0
+            # (A cost is what the card gave away: above 0 a mistake, as the
+            # legend says, so it is written as it is counted.)
+            loss = (Text(str(rc.loss), style="bold white on red") if rc.loss > 0
                     else Text("0", style="green"))
         cells = [name, card, f"{rc.value:+d}", best, loss]
         if worst:
-            cells.append(_worst(rc))
+            cells.append(_worst(tr, rc))
         table.add_row(*plain_cells(*cells))
     return table
 
 
-def _worst(rc: table_pb2.ReviewedCard) -> Text:
+def _worst(tr: Tr, rc: table_pb2.ReviewedCard) -> Text:
     """The paranoid worst case of a card: its value, and its cost where it had one."""
     if not rc.HasField("worst_value"):
         return Text("")
     out = Text(f"{rc.worst_value:+d}", style="dim")
     if rc.worst_loss > 0:
-        out.append(f" (-{rc.worst_loss})", style="dim")
+        out.append(f" ({tr('review_worst_cost', n=rc.worst_loss)})", style="dim")
     return out
 
 
@@ -167,12 +169,11 @@ def summary_table(tr: Tr, review: table_pb2.HandReview) -> Table:
     for key in keys:  # as wide as its heading (the numbers are short)
         table.add_column(tr(key), justify="right", width=max(5, len(tr(key))))
     for i, s in enumerate(review.seats):
-        loss = Text(f"-{s.loss}" if s.loss else "0",
-                    style="bold red" if s.loss else "green")
+        loss = Text(str(s.loss), style="bold red" if s.loss else "green")
         cells = [_seat_name(review, i, tr), f"{s.score:+d}", loss, str(s.mistakes),
                  str(s.analysed)]
         if review.worst_case:
-            cells.append(f"-{s.worst_loss}" if s.worst_loss else "0")
+            cells.append(str(s.worst_loss))
         table.add_row(*plain_cells(*cells))
     return table
 

@@ -215,6 +215,7 @@ DE: dict[str, str] = {
     "review_value": "Wert",
     "review_best": "Beste",
     "review_loss": "Kosten",
+    "review_worst_cost": "Kosten {n}",
     "review_forced": "erzwungen",
     "review_takes": "{name} bekommt Stich {n}",
     "review_buys": "{name} bekommt Stich {n} und kauft die Flasche für {price}",

@@ -210,6 +210,7 @@ EN: dict[str, str] = {
     "review_value": "Value",
     "review_best": "Best",
     "review_loss": "Cost",
+    "review_worst_cost": "cost {n}",
     "review_forced": "forced",
     "review_takes": "{name} takes trick {n}",
     "review_buys": "{name} takes trick {n} and buys the bottle at {price}",

@@ -76,10 +76,11 @@ def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr,
         for rc in trick.cards:
             if not rc.valued:
                 continue
-            # the card's row: name, card, value and (unless forced) its cost
+            # the card's row: name, card, value and (unless forced) its cost, as
+            # the legend counts it (above 0 a mistake)
             cells = [tr.card(rc.card), f"{rc.value:+d}"]
             if not rc.forced:
-                cells.append(f"-{rc.loss}" if rc.loss else "0")
+                cells.append(str(rc.loss))
             assert any(names[rc.seat][:10] in ln and all(c in ln for c in cells)
                        for ln in lines), (names[rc.seat], cells, text)
     assert tr("review_summary") in text
@@ -89,8 +90,7 @@ def _check_review_shown(text: str, review: table_pb2.HandReview, tr: Tr,
     if review.worst_case:
         assert tr("review_means_worst") in flat
     for s in review.seats:
-        loss = f"-{s.loss}" if s.loss else "0"
-        row = [f"{s.score:+d}", loss, str(s.mistakes), str(s.analysed)]
+        row = [f"{s.score:+d}", str(s.loss), str(s.mistakes), str(s.analysed)]
         assert any(s.name[:10] in ln and all(c in ln.split() for c in row) for ln in lines), (
             s.name, row, text)
 
@@ -199,7 +199,7 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
             assert "→ Bob takes trick 1 and buys the bottle at 5♥" in text
             assert "forced" in text
             # the worst case beside: Ann's 9♠ at -2, which cost 2 there
-            assert any("9♠" in ln and "-2 (-2)" in ln for ln in text.splitlines()), text
+            assert any("9♠" in ln and "-2 (cost 2)" in ln for ln in text.splitlines()), text
             # a mistake is named (the cost in red) only where the card cost points
             await pilot.press("home")
             await pilot.pause()
@@ -211,7 +211,7 @@ def test_a_review_built_by_hand_and_a_refused_one_in_red():
                 return colour is not None and colour.red > 150 and colour.green < 100
 
             red = [seg.text.strip() for st in strips for seg in st if on_red(seg)]
-            assert red == ["-4"], red
+            assert red == ["4"], red
             await pilot.press("escape")
             # tricks too slow to value are named, in German too
             later = _built_review()
