@@ -50,14 +50,21 @@ def _values(pos: Position, opts: int) -> dict[str, int]:
     return {c.ascii: v for c, v in solve(pos, opts).values.items()}
 
 
+def _checked(pos: Position, switch: str) -> dict[str, int]:
+    """The reference's values, after holding the search's to them with the
+    technique `switch` on and off."""
+    want = {c.ascii: v for c, v in reference_solve(pos.to_hand())[1].items()}
+    assert _values(pos, ALL_OPTIONS) == want
+    assert _values(pos, ALL_OPTIONS & ~OPTIONS[switch]) == want
+    return want
+
+
 @pytest.mark.parametrize("hot", [False, True], ids=["plain", "hot"])
 def test_an_owner_without_a_card_below_the_price_is_bought_from(hot: bool) -> None:
     # Seat 0 owns and holds nothing below 4♦; seat 1's 2♥ must buy when played.
     pos = _position([["8D", "10H", "QS"], ["2H", "9D", "JH"], ["6S", "7H", "10S"]], 0, hot)
-    want = {c.ascii: v for c, v in reference_solve(pos.to_hand())[1].items()}
+    want = _checked(pos, "settled")
     taken = pos.to_hand().deck.points_of(pos.to_hand().taken[0])
-    assert _values(pos, ALL_OPTIONS) == want
-    assert _values(pos, ALL_OPTIONS & ~OPTIONS["settled"]) == want
     # It ends free: its tricks count, the price card comes back to it.
     assert min(want.values()) >= taken + 1
 
@@ -67,9 +74,7 @@ def test_the_only_seat_with_a_card_below_the_price_ends_the_owner(hot: bool) -> 
     # Seat 1 owns; only seat 0 holds a card below 4♦ (3♠): it buys, for good.
     pos = _position([["3S", "10H", "QS"], ["8D", "9D", "JH"], ["6S", "7H", "10S"]], 1, hot)
     hand = pos.to_hand()
-    want = {c.ascii: v for c, v in reference_solve(hand)[1].items()}
-    assert _values(pos, ALL_OPTIONS) == want
-    assert _values(pos, ALL_OPTIONS & ~OPTIONS["settled"]) == want
+    want = _checked(pos, "settled")
     if hot:
         assert max(want.values()) <= -hand.pile_points() - hand.deck.points_of(hand.taken[0])
     else:
@@ -83,9 +88,7 @@ def test_a_seat_outnumbered_below_its_lowest_card_below_the_price_ends_free(hot:
     hands = [["6H", "10H", "QS"], ["AD", "2D", "JH"], ["AH", "2H", "3D"]]
     pos = _position(hands, 1, hot, price="6S")
     hand = pos.to_hand()
-    want = {c.ascii: v for c, v in reference_solve(hand)[1].items()}
-    assert _values(pos, ALL_OPTIONS) == want
-    assert _values(pos, ALL_OPTIONS & ~OPTIONS["outnumber"]) == want
+    want = _checked(pos, "outnumber")
     assert min(want.values()) >= hand.deck.points_of(hand.taken[0])
 
 
@@ -98,9 +101,7 @@ def test_a_seat_with_more_cards_below_the_others_than_they_hold_below_the_price_
     hands = [["AD", "2H", "QS"], ["3D", "9D", "JH"], ["7S", "8H", "10S"]]
     pos = _position(hands, 1, hot, price="6S")
     hand = pos.to_hand()
-    want = {c.ascii: v for c, v in reference_solve(hand)[1].items()}
-    assert _values(pos, ALL_OPTIONS) == want
-    assert _values(pos, ALL_OPTIONS & ~OPTIONS["stuck"]) == want
+    want = _checked(pos, "stuck")
     # Without the rule the ending is open there; with it, settled.
     lo, hi = static_bounds(pos)
     assert (lo, hi) != static_bounds(pos, ALL_OPTIONS & ~OPTIONS["stuck"])
