@@ -126,6 +126,47 @@ def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
         assert without.values == full.values
 
 
+#: The two positions of `CB_DIFF_POSITIONS=2000`'s six players in teams (#36,
+#: #90) whose max-n reference does not finish in minutes (solver/README.md,
+#: twenty-sixth part): the default search, 2.6 M and 15.2 M nodes.
+UNREFERENCED_MAXN = [
+    {"rules": {"players": 6, "game": "bottle-imp", "teams": True}, "lopaka": None,
+     "hands": [["4B", "20B", "30B", "35R"], ["2.5Y", "10.5B", "13B", "24.5B"],
+               ["2Y", "6.5B", "8.5B", "18Y"], ["8B", "14.5R", "24B", "27B"],
+               ["6B", "9Y", "20.5B", "34.5B"], ["10B", "30.5B", "32.5B", "34B"]],
+     "pile": ["4.5B", "14R", "17B", "22.5Y", "31R", "32B"], "price": "15Y", "owner": 4,
+     "taken": [[], ["16.5R", "21R", "23R", "29R", "36.5R", "37R"], [], [],
+               ["5Y", "12.5Y", "25Y", "28Y", "28.5Y"],
+               ["1Y", "3Y", "7Y", "11R", "12Y", "16R", "18.5Y", "22Y", "26R", "26.5R", "33R",
+                "36R"]],
+     "leader": 4, "trick": []},
+    {"rules": {"players": 6, "game": "bottle-imp", "teams": True}, "lopaka": None,
+     "hands": [["1Y", "22Y", "25Y", "28.5Y"], ["14.5R", "17B", "23R", "33R"],
+               ["8B", "10B", "20.5B", "30B"], ["5Y", "7Y", "12Y", "26R"],
+               ["4.5B", "24B", "24.5B", "30.5B"], ["2.5Y", "9Y", "18.5Y", "32.5B"]],
+     "pile": ["4B", "15Y", "31R", "34.5B", "36R", "36.5R"], "price": "8.5B", "owner": 0,
+     "taken": [["14R", "16R", "26.5R", "29R", "34B"], ["6B", "6.5B", "10.5B", "13B", "20B", "27B"],
+               [], ["3Y", "11R", "16.5R", "21R", "35R", "37R"], [],
+               ["2Y", "12.5Y", "18Y", "22.5Y", "28Y", "32B"]],
+     "leader": 0, "trick": []},
+]
+
+
+@pytest.mark.parametrize("position", UNREFERENCED_MAXN, ids=["36", "90"])
+def test_maxn_where_the_reference_does_not_finish(position: dict) -> None:
+    """Where the reference cannot answer, a second opinion: the max-n search
+    with every technique off but the table (its keys exact) gives the values
+    of the default search.  It checks the techniques, not the rules in C,
+    which every other position holds to the engine."""
+    from cursedbottle.engine.position import Position
+
+    pos = Position.from_json(position)
+    plain = solve(pos, OPTIONS["tt"], model=Model.MAXN)
+    full = solve(pos, model=Model.MAXN)
+    assert plain.values == full.values
+    assert plain.nodes > full.nodes  # (the techniques were on, and off)
+
+
 #: Issue 17's techniques: the quick-trick bounds, their pairs, the settled
 #: ending, the relative table values, runs, the lowest card first, the
 #: bottle question's ties by the price, dead cards, losers, the others'
