@@ -42,7 +42,8 @@ def report(index: int, stats: dict) -> str:
     ends = stats["trick_starts_by_ending"]
     lines = [
         f"#{index}: {stats['nodes']:,} nodes in {stats['seconds'] * 1000:.0f} ms,"
-        f" bottle question {stats['avoid_nodes']:,}, {stats['probes']} probes;"
+        f" bottle question {stats['avoid_nodes']:,}, one point more {stats.get('gain_nodes', 0):,},"
+        f" {stats['probes']} probes;"
         f" values {sorted(set(stats['values'].values()))}",
         f"  main search's trick starts by the root seat's ending: open {ends['open']:,},"
         f" free {ends['free']:,}, owner {ends['owner']:,}",

@@ -162,9 +162,9 @@ cdef enum:
     #: Holders of cards in the play (the Bottle Imp seats six).
     MAXH = 6
     #: A card's points fit 4 bits (the price card's in the key); a deck's total
-    #: fits the key's 10 bits of points taken, below the three markers.
+    #: fits the key's 10 bits of points taken, below the markers.
     MAX_CARD_POINTS = 15
-    MAX_TOTAL_POINTS = 1019
+    MAX_TOTAL_POINTS = 1018
     #: Markers in the key's points-taken field: the root seat can no longer end
     #: as owner, can no longer get rid of the bottle (both: values relative to
     #: the points taken), and the key of the bottle question alone.
@@ -173,6 +173,8 @@ cdef enum:
     TAKEN_AVOID = 1021
     #: Values relative to the points taken, whatever the bottle's state (OPT_RELATIVE).
     TAKEN_RELATIVE = 1020
+    #: The key of "one point more?" alone (`gain`).
+    TAKEN_GAIN = 1019
     #: How a seat's hand ends, as far as settled without search (`ending`).
     ENDS_OPEN = -1
     ENDS_FREE = 0
@@ -277,12 +279,16 @@ cdef enum:
     #: A seat holding more cards below all the others' cards below the
     #: price than the others hold below it ends the owner (`stuck`).
     OPT_STUCK = 536870912
-    OPT_ALL = 1073741823
+    #: A zero-window probe for one point more than the points taken asks a
+    #: game without points: can the root seat take any card and end free
+    #: (`gain`)?
+    OPT_GAIN = 1073741824
+    OPT_ALL = 2147483647
     #: What solve_state uses by default: all but the history heuristic and
     #: the killer moves, which cost nodes (killer moves save them in team
     #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
     #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 1073740031
+    OPT_DEFAULT = 2147481855
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -293,7 +299,8 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "team-killer": OPT_TEAM_KILLER, "side-low": OPT_SIDE_LOW,
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
-           "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK}
+           "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK,
+           "gain": OPT_GAIN}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -482,6 +489,7 @@ cdef struct Ctx:
     int64_t nodes
     int64_t probes
     int64_t avoid_nodes
+    int64_t gain_nodes
     #: Stop early: once set every search returns at once and the values are
     #: void, and nothing more is stored in the table (`tt_store`, `mark_owner`).
     bint stop
@@ -1983,7 +1991,8 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
     return n
 
 
-cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noexcept nogil:
+cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok,
+                           int marker=TAKEN_AVOID) noexcept nogil:
     """The key of the bottle question alone (see avoid): the holder and suit of
     every card in play in order, where the price lies among them, the leader
     and whether the root seat owns.  Equal to the `ok` of `tt_key`."""
@@ -1996,7 +2005,7 @@ cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok) noex
     else:
         pattern(c, s, inplay, p, run_floor(c, s), False, ok, 0, c.losers_at[count])
     ok[4] = misc_word(c, cb_popcount(inplay & (bit(s.price) - 1)), s.leader, s.owner == c.root,
-                      TAKEN_AVOID, 0, 0, count, oexact)
+                      marker, 0, 0, count, oexact)
 
 
 cdef int avoid(Ctx* c, State* s) noexcept nogil:
@@ -2102,6 +2111,93 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     return result
 
 
+cdef inline int gain_least(Ctx* c, State* s) noexcept nogil:
+    """The fewest points the root seat can take from here on if it ends
+    free having taken any (every card a point or more, one hand a holder
+    and a card each a trick): a trick it wins without buying brings every
+    holder's card; one it buys, all but its own, and then it must be bought
+    from, which brings its price card back; an owner now must be bought
+    from, and its price card comes back, or it buys from itself first."""
+    if s.owner == c.root:
+        return min(c.points[s.price_card], c.nholders)
+    return c.nholders
+
+
+cdef int gain(Ctx* c, State* s, int base) noexcept nogil:
+    """Whether the root seat can end the hand free having taken anything
+    more than `base`, its points taken where the question was asked (1) or
+    not (0): a zero-window probe of the points search just above them
+    (`search`).
+
+    Every card of the deck is worth a point or more (`read_problem` switches
+    this off otherwise), so any card the seat takes, and its price card
+    coming back, is a point more, and the points themselves play no part:
+    the key and the grouping of equivalent cards are the bottle question's
+    (so no score found here is a bound of the points search: two cards
+    grouped may be worth different points).  Once the seat has taken
+    anything, what is left is the bottle question itself."""
+    cdef uint64_t inplay, reps
+    cdef uint64_t gk[5]
+    cdef int i, n, h, result, depth, lo = 0, hi = 0
+    cdef int moves[MAXC]
+    cdef bint maximise, use_tt
+    cdef Entry* e
+    cdef Entry ecopy
+    cdef State child
+    if s.taken > base:
+        return avoid(c, s)
+    c.nodes += 1
+    c.gain_nodes += 1
+    if should_stop(c):
+        return 0
+    inplay = in_play(c, s)
+    if inplay == 0:
+        return 0
+    if s.n == 0:
+        if last_trick(c, s):
+            child = s[0]
+            play_out(c, &child)
+            return child.owner != c.root and child.taken > base
+        one_seat_bounds(c, s, inplay, seat_cards(c, s, c.root), s.owner == c.root, s.taken,
+                        base, base + 1, &lo, &hi)
+        if hi <= base or lo > base:
+            return lo > base
+        mark_trick(c, s)
+    depth = cb_popcount(inplay)
+    use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
+    if use_tt:
+        owner_key(c, s, inplay, gk, TAKEN_GAIN)
+        e = tt_find(c, gk, &ecopy)
+        if e != NULL:
+            if e.lower > 0:
+                return 1
+            if e.upper < 0:
+                return 0
+    h = c.order[s.leader][s.n]
+    if h == c.lopaka:
+        child = s[0]
+        play(c, &child, h, lopaka_card(c, s, h))
+        return gain(c, &child, base)
+    maximise = c.holder_seat[h] == c.root
+    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
+                           c.losers_at[depth])
+    n = ordered_moves(c, s, h, reps, maximise, -1, False, depth, moves)
+    result = not maximise
+    for i in range(n):
+        child = s[0]
+        play(c, &child, card_holder(c, s, h, moves[i]), moves[i])
+        if gain(c, &child, base) == maximise:
+            result = maximise
+            good_move(c, card_holder(c, s, h, moves[i]), moves[i], depth, i, False)
+            break
+    else:
+        c.no_cut += 1
+        c.no_cut_root += maximise
+    if use_tt:
+        mark_owner(c, gk, 1 if result else -1)
+    return result
+
+
 cdef int budgeted(Ctx* c, State* s, int h, int* moves, int n) noexcept nogil:
     """A lead of the seats against the root seat in the bottle question, its
     cards tried in rounds: each gets a budget of nodes (BUDGET_START, four
@@ -2149,7 +2245,7 @@ cdef int budgeted(Ctx* c, State* s, int h, int* moves, int n) noexcept nogil:
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """The paranoid value of position s (fail-soft alpha-beta): the root side
     maximises, every other seat minimises, Lopaka plays his policy."""
-    cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1
+    cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1, least
     cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, ends = ENDS_OPEN, lower, upper
     cdef uint64_t inplay, reps
     cdef uint64_t key[5]
@@ -2239,6 +2335,23 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 hash_move = nth_card(inplay, e.best)
         alpha0 = alpha
         beta0 = beta
+        least = gain_least(c, s) if (c.opts & OPT_GAIN) and beta == alpha + 1 else 0
+        if s.taken <= alpha < s.taken + least:
+            # Whether the root seat ends free with anything more decides
+            # this probe: the question without points (`gain`), its answer
+            # kept under this key too.  (An ending as owner scores no more
+            # than the points taken.)
+            v = s.taken + least if gain(c, s, s.taken) else s.taken
+            lower = v if v > alpha else -INF
+            upper = v if v < beta else INF
+            if relative:
+                lower = relative_lower(lower, rtaken, rmax) if lower > -INF else -INF
+                upper = relative_upper(upper, rtaken, rmax) if upper < INF else INF
+            tt_store(c, key, depth, lower, upper,
+                     cb_popcount(inplay & (bit(hash_move) - 1)) if hash_move >= 0 else -1)
+            if v > alpha and both_open and (c.opts & OPT_OWNER):
+                mark_owner(c, okey, 1)
+            return v
     h = c.order[s.leader][s.n]
     if h == c.lopaka:
         child = s[0]
@@ -2701,6 +2814,10 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
             raise ValueError("solve_state: a second bottle, but the hot bottle or a bad price")
         # Their reasoning assumes one bottle whose price only falls.
         opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER | OPT_EQUIV)
+    if not (opts & OPT_AVOID) or min(points, default=0) < 1 or problem.lopaka is not None:
+        # `gain` reads any card taken as a point more.  (Beside Lopaka it
+        # costs nodes and time: solver/README.md, twenty-seventh part.)
+        opts &= ~OPT_GAIN
     c.hot = problem.hot
     c.pile = problem.pile
     c.opts = opts
@@ -3018,6 +3135,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
             out[card] = values[card]
     LAST_STATS["probes"] = c.probes
     LAST_STATS["avoid_nodes"] = c.avoid_nodes
+    LAST_STATS["gain_nodes"] = c.gain_nodes
     LAST_STATS["tt_looks"] = c.looks
     LAST_STATS["tt_hits"] = c.hits
     LAST_STATS["avoid_tt_looks"] = c.alooks

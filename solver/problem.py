@@ -30,7 +30,7 @@ class Problem:
     """A position in the play phase and the seat whose score is valued.
 
     Bounds (the table key's fields): at most 6 holders, 64 cards, 3 suits,
-    0-15 points a card and 1019 in the deck.
+    0-15 points a card and 1018 in the deck.
     """
 
     #: Each holder's cards, a bit mask of card indices.

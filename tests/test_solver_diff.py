@@ -170,13 +170,13 @@ def test_maxn_where_the_reference_does_not_finish(position: dict) -> None:
 #: Issue 17's techniques: the quick-trick bounds, their pairs, the settled
 #: ending, the relative table values, runs, the lowest card first, the
 #: bottle question's ties by the price, dead cards, losers, the others'
-#: lowest card first and the stuck seat are on by default (switched off
+#: lowest card first, the stuck seat and one point more are on by default (switched off
 #: here); the enhanced transposition cut-offs, the history heuristic and the
 #: killer moves off (switched on here).
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
     "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low", "more",
-    "stuck",
+    "stuck", "gain",
 ]
 
 
