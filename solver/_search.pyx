@@ -2814,9 +2814,10 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
             raise ValueError("solve_state: a second bottle, but the hot bottle or a bad price")
         # Their reasoning assumes one bottle whose price only falls.
         opts &= ~(OPT_AVOID | OPT_BOUNDS | OPT_OWNER | OPT_EQUIV)
-    if not (opts & OPT_AVOID) or min(points, default=0) < 1 or problem.lopaka is not None:
-        # `gain` reads any card taken as a point more.  (Beside Lopaka it
-        # costs nodes and time: solver/README.md, twenty-seventh part.)
+    if (not (opts & OPT_AVOID) or min(points, default=0) < 1 or problem.lopaka is not None
+            or problem.free):
+        # `gain` reads any card taken as a point more.  (Beside Lopaka and
+        # in Devil's Eye it costs nodes: solver/README.md, twenty-seventh part.)
         opts &= ~OPT_GAIN
     c.hot = problem.hot
     c.pile = problem.pile

@@ -101,14 +101,15 @@ def test_the_twin_meets_the_first_in_the_table() -> None:
 @pytest.mark.parametrize(
     "rules",
     [Rules(3), Rules(4, hot_bottle=True), Rules(3, edition=Edition.BOTTLE_IMP),
-     Rules(2, edition=Edition.BOTTLE_IMP)],
-    ids=["3p", "4p-hot", "imp-3p", "imp-devils-eye"],
+     Rules(2, bright_house=True)],
+    ids=["3p", "4p-hot", "imp-3p", "2p-bright"],
 )
 def test_a_card_worth_nothing_turns_it_off(rules: Rules) -> None:
     """With cards worth no points a card taken need not be a point more: on
     such a deck (the low cards made worth nothing) the search does not ask
     the question, and its values are those of the search without it."""
     rng = random.Random(f"gain-zero:{rules}")
+    asked = 0
     for _ in range(12):
         problem, _factor = problem_of(random_position(rules, rng, 5, in_trick=0).to_hand(),
                                       Model.PARANOID)
@@ -117,3 +118,6 @@ def test_a_card_worth_nothing_turns_it_off(rules: Rules) -> None:
         values = _search.solve_state(zero, opts=ALL)[0]
         assert _search.LAST_STATS["gain_nodes"] == 0
         assert values == _search.solve_state(zero, opts=NO_GAIN)[0]
+        _search.solve_state(problem, opts=ALL)
+        asked += _search.LAST_STATS["gain_nodes"] > 0
+    assert asked  # (with the deck's own points it does)
