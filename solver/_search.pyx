@@ -1991,6 +1991,24 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
     return n
 
 
+cdef inline int kept_answer(Ctx* c, uint64_t* k) noexcept nogil:
+    """A yes/no question's answer kept in the table under `k` (`mark_owner`):
+    1, 0, or -1 where there is none."""
+    cdef Entry ecopy
+    cdef Entry* e = tt_find(c, k, &ecopy)
+    if e == NULL:
+        return -1
+    return 1 if e.lower > 0 else (0 if e.upper < 0 else -1)
+
+
+cdef inline uint64_t pointless_moves(Ctx* c, State* s, int h, uint64_t inplay,
+                                     int depth) noexcept nogil:
+    """The mover's cards in a question without points (`avoid`, `gain`):
+    one of each group of equivalent cards, whatever their points."""
+    return representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
+                           c.losers_at[depth])
+
+
 cdef inline void owner_key(Ctx* c, State* s, uint64_t inplay, uint64_t* ok,
                            int marker=TAKEN_AVOID) noexcept nogil:
     """The key of the bottle question alone (see avoid): the holder and suit of
@@ -2050,21 +2068,17 @@ cdef int avoid(Ctx* c, State* s) noexcept nogil:
     if use_tt:
         owner_key(c, s, inplay, ok)
         c.alooks += 1
-        e = tt_find(c, ok, &ecopy)
-        if e != NULL:
+        result = kept_answer(c, ok)
+        if result >= 0:
             c.ahits += 1
-            if e.lower > 0:
-                return 1
-            if e.upper < 0:
-                return 0
+            return result
     h = c.order[s.leader][s.n]
     if h == c.lopaka:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
         return avoid(c, &child)
     maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
-    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
-                           c.losers_at[depth])
+    reps = pointless_moves(c, s, h, inplay, depth)
     if (c.opts & OPT_ETC) and (c.opts & OPT_TT) and s.n == c.nholders - 1 and depth - 1 > (TT_MIN + 1) * c.nholders:
         # The trick ends with this move: a child already settled in the
         # table the mover's way answers at once.
@@ -2141,8 +2155,6 @@ cdef int gain(Ctx* c, State* s, int base) noexcept nogil:
     cdef int i, n, h, result, depth, lo = 0, hi = 0
     cdef int moves[MAXC]
     cdef bint maximise, use_tt
-    cdef Entry* e
-    cdef Entry ecopy
     cdef State child
     if s.taken > base:
         return avoid(c, s)
@@ -2167,20 +2179,16 @@ cdef int gain(Ctx* c, State* s, int base) noexcept nogil:
     use_tt = s.n == 0 and (c.opts & OPT_TT) and depth > TT_MIN * c.nholders
     if use_tt:
         owner_key(c, s, inplay, gk, TAKEN_GAIN)
-        e = tt_find(c, gk, &ecopy)
-        if e != NULL:
-            if e.lower > 0:
-                return 1
-            if e.upper < 0:
-                return 0
+        result = kept_answer(c, gk)
+        if result >= 0:
+            return result
     h = c.order[s.leader][s.n]
     if h == c.lopaka:
         child = s[0]
         play(c, &child, h, lopaka_card(c, s, h))
         return gain(c, &child, base)
     maximise = c.holder_seat[h] == c.root
-    reps = representatives(c, s, h, mover_legal(c, s, h), inplay, False, c.opts & OPT_RUNS, 0,
-                           c.losers_at[depth])
+    reps = pointless_moves(c, s, h, inplay, depth)
     n = ordered_moves(c, s, h, reps, maximise, -1, False, depth, moves)
     result = not maximise
     for i in range(n):
@@ -2242,11 +2250,25 @@ cdef int budgeted(Ctx* c, State* s, int h, int* moves, int n) noexcept nogil:
             budget *= 4
 
 
+cdef inline void store_result(Ctx* c, uint64_t* key, int depth, int v, int alpha, int beta,
+                              bint relative, int rtaken, int rmax, int best) noexcept nogil:
+    """Keep the fail-soft result v of the window (alpha, beta) under `key`: a
+    fail-low one is an upper bound, a fail-high one a lower bound (relative
+    to the points taken where `tt_key` said so); `best`: the best move's
+    place among the cards in play, or -1."""
+    cdef int lower = v if v > alpha else -INF
+    cdef int upper = v if v < beta else INF
+    if relative:
+        lower = relative_lower(lower, rtaken, rmax) if lower > -INF else -INF
+        upper = relative_upper(upper, rtaken, rmax) if upper < INF else INF
+    tt_store(c, key, depth, lower, upper, best)
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """The paranoid value of position s (fail-soft alpha-beta): the root side
     maximises, every other seat minimises, Lopaka plays his policy."""
     cdef int h, card, v, best, lo = 0, hi = 0, best_card = -1, hash_move = -1, least
-    cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, ends = ENDS_OPEN, lower, upper
+    cdef int alpha0 = alpha, beta0 = beta, k, nmoves, depth = 0, ends = ENDS_OPEN
     cdef uint64_t inplay, reps
     cdef uint64_t key[5]
     cdef uint64_t okey[5]
@@ -2342,13 +2364,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             # kept under this key too.  (An ending as owner scores no more
             # than the points taken.)
             v = s.taken + least if gain(c, s, s.taken) else s.taken
-            lower = v if v > alpha else -INF
-            upper = v if v < beta else INF
-            if relative:
-                lower = relative_lower(lower, rtaken, rmax) if lower > -INF else -INF
-                upper = relative_upper(upper, rtaken, rmax) if upper < INF else INF
-            tt_store(c, key, depth, lower, upper,
-                     cb_popcount(inplay & (bit(hash_move) - 1)) if hash_move >= 0 else -1)
+            store_result(c, key, depth, v, alpha, beta, relative, rtaken, rmax,
+                         cb_popcount(inplay & (bit(hash_move) - 1)) if hash_move >= 0 else -1)
             if v > alpha and both_open and (c.opts & OPT_OWNER):
                 mark_owner(c, okey, 1)
             return v
@@ -2389,14 +2406,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         c.no_cut += 1
         c.no_cut_root += maximise
     if stored:
-        # A fail-low result is an upper bound, a fail-high one a lower bound.
-        lower = best if best > alpha0 else -INF
-        upper = best if best < beta0 else INF
-        if relative:
-            lower = relative_lower(lower, rtaken, rmax) if lower > -INF else -INF
-            upper = relative_upper(upper, rtaken, rmax) if upper < INF else INF
-        tt_store(c, key, depth, lower, upper,
-                 cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
+        store_result(c, key, depth, best, alpha0, beta0, relative, rtaken, rmax,
+                     cb_popcount(inplay & (bit(best_card) - 1)) if best_card >= 0 else -1)
         if both_open and (c.opts & OPT_OWNER):
             # Every ending as the owner scores at most owner_max, every other
             # ending at least the points taken, which is more: a bound on one

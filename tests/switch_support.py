@@ -28,3 +28,15 @@ def with_and_without(
         assert on.values == off.values, (name, pos.to_json())
         pairs.append((on, off))
     return pairs
+
+
+def twin_nodes(first: Position, twin: Position, opts: int) -> tuple[int, int]:
+    """The twin's nodes alone, and solved right after the first on the same
+    table (`share`), where it finds what the first stored under its keys:
+    how a technique that leaves something out of the keys is seen to work."""
+    alone = fresh_solve(twin, opts)
+    release_table()
+    solve(first, opts)
+    after = solve(twin, opts)
+    assert after.values == alone.values
+    return alone.nodes, after.nodes

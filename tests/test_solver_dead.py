@@ -31,9 +31,9 @@ from conftest import CONFIGS, config_id
 from cursedbottle.engine.position import Position
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import _search, solve
-from cursedbottle.solver.api import release_table
 from cursedbottle.solver.reference import reference_solve
 from cursedbottle.solver.sampling import random_position
+from switch_support import twin_nodes
 
 ALL = _search.ALL_OPTIONS
 PLAIN = _search.ALL_OPTIONS & ~_search.OPTIONS["dead"]
@@ -77,26 +77,14 @@ def test_a_dead_cards_points_change_no_value() -> None:
             assert {c.ascii: v for c, v in solve(pos, opts).values.items()} == VALUES
 
 
-def _meets(first: Position, twin: Position, opts: int) -> tuple[int, int]:
-    """The twin's nodes alone, and solved right after the first on the same
-    table (`share`), where it finds what the first stored under its keys."""
-    release_table()
-    alone = solve(twin, opts)
-    release_table()
-    solve(first, opts)
-    after = solve(twin, opts)
-    assert after.values == alone.values
-    return alone.nodes, after.nodes
-
-
 def _meets_only_with(first: dict, twin: dict, without: int, saved: int, kept: int) -> None:
     """Solved right after the first, the twin takes under 1/`saved` of its
     nodes alone with every technique, and over 1/`kept` of them with the
     options `without` the one that joins them."""
     first_pos, twin_pos = Position.from_json(first), Position.from_json(twin)
-    alone, after = _meets(first_pos, twin_pos, ALL)
+    alone, after = twin_nodes(first_pos, twin_pos, ALL)
     assert after * saved < alone
-    alone, after = _meets(first_pos, twin_pos, without)
+    alone, after = twin_nodes(first_pos, twin_pos, without)
     assert after * kept > alone
 
 

@@ -25,6 +25,7 @@ from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import Model, _search, solve
 from cursedbottle.solver.api import problem_of, release_table
 from cursedbottle.solver.sampling import random_position
+from switch_support import twin_nodes
 
 ALL = _search.ALL_OPTIONS
 NO_GAIN = _search.ALL_OPTIONS & ~_search.OPTIONS["gain"]
@@ -75,26 +76,14 @@ def test_the_twins_values() -> None:
         assert _search.LAST_STATS["gain_nodes"] == 0
 
 
-def _twin_after_first(opts: int) -> tuple[int, int]:
-    """The twin's nodes alone, and solved right after the first on the same
-    table (`share`), where it finds what the first stored under its keys."""
-    first, twin = Position.from_json(FIRST), Position.from_json(TWIN)
-    release_table()
-    alone = solve(twin, opts)
-    release_table()
-    solve(first, opts)
-    after = solve(twin, opts)
-    assert after.values == alone.values
-    return alone.nodes, after.nodes
-
-
 def test_the_twin_meets_the_first_in_the_table() -> None:
     """The question's key holds no points: solved after the first, the twin
     finds its answers (1,902 nodes alone, 49 after); without the technique
     the points keys tell the two apart (2,304 and 1,493)."""
-    alone, after = _twin_after_first(ALL)
+    first, twin = Position.from_json(FIRST), Position.from_json(TWIN)
+    alone, after = twin_nodes(first, twin, ALL)
     assert after * 10 < alone
-    alone, after = _twin_after_first(NO_GAIN)
+    alone, after = twin_nodes(first, twin, NO_GAIN)
     assert after * 2 > alone
 
 
