@@ -67,10 +67,15 @@ cdef extern from *:
         return p != NULL && *(volatile const unsigned char*)p != 0;
     }
     /* An entry of a table other threads write (`Ctx.shared`): copied word by
-       word through volatile reads, so that what is checked is what is used. */
+       word through volatile reads, so that what is checked is what is used.
+       The words may alias the entry's fields of other types: without
+       may_alias the compiler may read the copy's 16-bit bounds before (or
+       instead of) these stores, which it did once the copy was made in a
+       function of its own (`kept_answer`: wrong values on two threads). */
+    typedef unsigned long long __attribute__((__may_alias__)) cb_word;
     static inline void cb_snapshot(void* dst, const void* src, size_t words) {
-        const volatile unsigned long long* s = (const volatile unsigned long long*)src;
-        unsigned long long* d = (unsigned long long*)dst;
+        const volatile cb_word* s = (const volatile cb_word*)src;
+        cb_word* d = (cb_word*)dst;
         size_t i;
         for (i = 0; i < words; i++) d[i] = s[i];
     }
