@@ -284,9 +284,9 @@ cdef enum:
     #: A seat holding more cards below all the others' cards below the
     #: price than the others hold below it ends the owner (`stuck`).
     OPT_STUCK = 536870912
-    #: A zero-window probe for one point more than the points taken asks a
-    #: game without points: can the root seat take any card and end free
-    #: (`gain`)?
+    #: The zero-window probes from one point above the points taken up to as
+    #: many as there are holders ask a game without points: can the root
+    #: seat end free having taken any card more (`gain`)?
     OPT_GAIN = 1073741824
     OPT_ALL = 2147483647
     #: What solve_state uses by default: all but the history heuristic and
