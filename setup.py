@@ -93,11 +93,31 @@ def cpu_flags() -> list[str]:
     return [f"-m{flag}" for flag in wanted if flag in flags]
 
 
+def sanitizers() -> str:
+    """The sanitizers CB_SANITIZE asks for (gcc's -fsanitize= list, say
+    "undefined" or "address"; empty: none).  A check of the C the search
+    compiles to, run by hand (solver/README.md, "Checking the C"): the
+    tests under it take minutes more than CI has."""
+    return os.environ.get("CB_SANITIZE", "").strip()
+
+
+def sanitize_flags() -> tuple[list[str], list[str]]:
+    """The compile and link flags of CB_SANITIZE's build: every fault found
+    stops the process (no run that merely prints and goes on), and the
+    module says it was built so (`_search.BUILD["sanitize"]`)."""
+    wanted = sanitizers()
+    if not wanted:
+        return [], []
+    return ([f"-fsanitize={wanted}", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer",
+             "-g", "-DCB_SANITIZE=1"], [f"-fsanitize={wanted}"])
+
+
 def profile_guided(compiler) -> bool:
     """Whether to build the search profile-guided: gcc (whose flags these
     are; clang's profiles need a tool of their own), not switched off with
-    CB_PROFILE_GUIDED=0 (a quicker build, for one who edits the .pyx)."""
-    if os.environ.get("CB_PROFILE_GUIDED", "").strip() == "0":
+    CB_PROFILE_GUIDED=0 (a quicker build, for one who edits the .pyx), nor
+    a sanitizer's build (whose instrumented run is a check, not a profile)."""
+    if os.environ.get("CB_PROFILE_GUIDED", "").strip() == "0" or sanitizers():
         return False
     if getattr(compiler, "compiler_type", "") != "unix":
         return False
@@ -155,7 +175,8 @@ EXTENSIONS = [
         "cursedbottle.solver._search",
         ["solver/_search.pyx"],
         depends=["solver/_maxn.pxi", "solver/_split.pxi"],  # included by _search.pyx
-        extra_compile_args=["-O3", *cpu_flags()],
+        extra_compile_args=["-O3", *cpu_flags(), *sanitize_flags()[0]],
+        extra_link_args=sanitize_flags()[1],
     ),
 ]
 

@@ -41,9 +41,15 @@ cdef extern from *:
     #include <sys/mman.h>
     #endif
     /* The table is hundreds of MB probed at random: on Linux ask for huge
-       pages, which turns most TLB misses of a probe into hits. */
+       pages, which turns most TLB misses of a probe into hits.  (Not under
+       AddressSanitizer, which checks the bounds of calloc's blocks only.) */
+    #if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+    #define CB_TABLE_MMAP 1
+    #else
+    #define CB_TABLE_MMAP 0
+    #endif
     static void* cb_table_alloc(size_t bytes) {
-    #ifdef __linux__
+    #if CB_TABLE_MMAP
         void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) return NULL;
     #ifdef MADV_HUGEPAGE
@@ -55,7 +61,7 @@ cdef extern from *:
     #endif
     }
     static void cb_table_free(void* p, size_t bytes) {
-    #ifdef __linux__
+    #if CB_TABLE_MMAP
         if (p) munmap(p, bytes);
     #else
         free(p);
@@ -132,9 +138,13 @@ cdef extern from *:
         __builtin_prefetch((const char*)p + 64);
     }
     /* How this module was built (`BUILD`): setup.py defines
-       CB_PROFILE_GUIDED for its profile-guided build. */
+       CB_PROFILE_GUIDED for its profile-guided build, CB_SANITIZE for a
+       sanitizer's (CB_SANITIZE=... in its environment). */
     #ifndef CB_PROFILE_GUIDED
     #define CB_PROFILE_GUIDED 0
+    #endif
+    #ifndef CB_SANITIZE
+    #define CB_SANITIZE 0
     #endif
     #ifdef __POPCNT__
     #define CB_POPCNT 1
@@ -148,6 +158,7 @@ cdef extern from *:
     #endif
     """
     int CB_PROFILE_GUIDED
+    int CB_SANITIZE
     int CB_POPCNT
     int CB_PEXT
     int cb_popcount(uint64_t x) nogil
@@ -254,7 +265,7 @@ cdef enum:
     OPT_SIDE_LOW = 2097152
     #: The bottle question's ties (`owner_eval` equal) go by the price: the
     #: cards below it lowest first, then those above it highest first
-    #: (`price_tie`).
+    #: (`price_tie`); the others' cards go by the price alone (`owner_eval`).
     OPT_PRICE_TIES = 4194304
     #: Cards whose points can never reach the root seat (`dead_cards`) are
     #: keyed without their points, and such cards of one hand are equivalent
@@ -311,9 +322,10 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
 ALL_OPTIONS = OPT_DEFAULT
 EVERY_OPTION = OPT_ALL
 #: How this module was built, for the benchmark's figures: profile-guided
-#: (setup.py), and whether popcnt and BMI2's pext are single instructions.
+#: (setup.py), and whether popcnt and BMI2's pext are single instructions;
+#: "sanitize": built for a sanitizer's check (setup.py's CB_SANITIZE).
 BUILD = {"profile_guided": bool(CB_PROFILE_GUIDED), "popcnt": bool(CB_POPCNT),
-         "pext": bool(CB_PEXT)}
+         "pext": bool(CB_PEXT), "sanitize": bool(CB_SANITIZE)}
 #: Cards a table key can describe (solve_state's default `key_cap`).
 MAX_KEY_CARDS = MAXC
 #: Counters of the last solve (for the benchmark and for tuning).
@@ -1821,13 +1833,21 @@ cdef inline int ending_score(Ctx* c, int owner, int taken, int taken2) noexcept 
 
 
 cdef inline int owner_eval(Ctx* c, State* s, TrickSoFar* t, int h, int card,
-                           uint64_t root_hands) noexcept nogil:
+                           uint64_t root_hands, bint maximise) noexcept nogil:
     """Move ordering for `avoid`, from the root seat's side: by how few cards
     below the price the root seat would still hold were the trick to end now
     (`root_hands`: its cards in the hands, before this one is played; `t`:
     the trick so far), then (without OPT_PRICE_TIES, whose order of the ties
-    does better) the cards whose trick leaves it rid of the bottle."""
+    does better) the cards whose trick leaves it rid of the bottle.
+
+    With OPT_PRICE_TIES the others' cards (`maximise` false) all score 0 and
+    go by the price alone: keeping the price high over the root seat's cards
+    sent them first into tricks that let it out, proved so only by answering
+    every card of theirs for the rest of the hand (measured: solver/README.md,
+    issue 17, twenty-eighth part)."""
     cdef int owner = s.owner, price = s.price
+    if not maximise and (c.opts & OPT_PRICE_TIES):
+        return 0
     if card < s.price and card > t.low:
         owner = c.holder_seat[h]
         price = card
@@ -1944,7 +1964,8 @@ cdef inline int ordered_moves(Ctx* c, State* s, int h, uint64_t cards, bint maxi
                     root_hands = root_hand_cards(c, s)
                     trick_low(c, s, &sofar)
                     have_root_hands = True
-                v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
+                v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands,
+                               maximise)
             elif look:
                 if left < 0:
                     left = mask_points(c, in_play(c, s) & ~s.tmask)
@@ -1988,7 +2009,7 @@ cdef inline int avoid_moves(Ctx* c, State* s, int h, uint64_t cards, bint maximi
     while cards:
         card = cb_hibit(cards)
         cards &= ~bit(card)
-        v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands)
+        v = owner_eval(c, s, &sofar, card_holder(c, s, h, card), card, root_hands, maximise)
         if not maximise:
             v = -v
         n = insert_move(score, moves, n,
@@ -3177,3 +3198,27 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
 
 include "_maxn.pxi"
 include "_split.pxi"
+
+
+def avoid_order(problem, path=(), *, int opts=OPT_DEFAULT):
+    """The cards the bottle question (`avoid`) tries after `path` (cards
+    played from `problem` within its trick, as `split_node` takes them), in
+    its order, and whether the mover plays against the root seat: what the
+    tests hold its move ordering to."""
+    cdef Ctx c
+    cdef State s
+    cdef int h, n, k, depth
+    cdef bint maximise
+    cdef int moves[MAXC]
+    read_problem(problem, &c, &s, opts, MAXC)
+    follow_path(&c, &s, path)
+    if path and s.n == 0:
+        raise ValueError("path: the trick has ended (its losers are worked out at its start)")
+    h = c.order[s.leader][s.n]
+    if h == c.lopaka:
+        return (lopaka_card(&c, &s, h),), False
+    maximise = c.holder_seat[h] == c.root or c.holder_seat[h] == c.partner
+    depth = cb_popcount(in_play(&c, &s))
+    n = avoid_moves(&c, &s, h, pointless_moves(&c, &s, h, in_play(&c, &s), depth), maximise,
+                    moves)
+    return tuple([moves[k] for k in range(n)]), not maximise
