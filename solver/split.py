@@ -75,9 +75,12 @@ class _Probe:
     tokens: set[CancelToken] = field(default_factory=set)
 
     def next_path(self) -> int | None:
+        """The next answer to search, counted as running from now (under the
+        lock): a probe is never done between an answer's taking and its search."""
         if self.cut is not None or self.taken == len(self.paths):
             return None
         self.taken += 1
+        self.running += 1
         return self.taken - 1
 
     @property
@@ -271,32 +274,32 @@ class Split:
         return probe.cut if probe.cut is not None else probe.low  # type: ignore[return-value]
 
     def _answer(self, probe: _Probe, index: int) -> None:
+        """Search one answer of `probe`, taken by `next_path`."""
         token = CancelToken()
         with self.cond:
             if probe.cut is not None:
+                probe.running -= 1
+                self.cond.notify_all()
                 return
-            probe.running += 1
             probe.tokens.add(token)
+        g = None
         try:
             g = self._probe_path(probe.paths[index], probe.b, token)
         except Cancelled:
             if probe.cut is None:
                 raise
-            return
         finally:
+            # (The answer is in before the probe can be seen done.)
             with self.cond:
                 probe.running -= 1
                 probe.tokens.discard(token)
+                if g is not None and probe.cut is None:
+                    probe.low = g if probe.low is None else min(probe.low, g)
+                    if g < probe.b:
+                        probe.cut = g
+                        for other in probe.tokens:
+                            other.cancel()
                 self.cond.notify_all()
-        with self.cond:
-            if probe.cut is not None:
-                return
-            probe.low = g if probe.low is None else min(probe.low, g)
-            if g < probe.b:
-                probe.cut = g
-                for other in probe.tokens:
-                    other.cancel()
-            self.cond.notify_all()
 
     def _probe_path(self, path: tuple[int, ...], b: int, token: CancelToken | None) -> int:
         """One probe of the position at the end of `path`, cancellable by
