@@ -15,6 +15,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.hand import Hand, random_deal
 from cursedbottle.engine.rules import Edition, Rules
 from cursedbottle.solver import _search
+from cursedbottle.solver import split as split_module
 from cursedbottle.solver.api import problem_of, root_cards, solve_hand
 from cursedbottle.solver.batch import solve_split
 from cursedbottle.solver.cancel import Cancelled, CancelToken
@@ -93,6 +94,14 @@ def test_the_split_answers_as_one_solve_whenever_the_threads_switch(
     for _ in range(10 if few else 24):
         hand = random_hand(rules, rng, rng.randint(2, 3 if few else 5))
         assert solve_split(hand, threads=2).values == solve_hand(hand).values
+
+
+def test_a_probe_is_not_done_while_an_answer_taken_is_out() -> None:
+    """The bookkeeping the test above holds under every schedule, without
+    one: answers taken but not yet searched keep their probe open."""
+    probe = split_module._Probe(5, [(1,), (2,)])
+    assert (probe.next_path(), probe.next_path(), probe.next_path()) == (0, 1, None)
+    assert not probe.done
 
 
 def _racing(hands: list[Hand], tables: _search.SearchTables, rounds: int) -> list[dict]:
