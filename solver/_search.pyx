@@ -18,6 +18,7 @@ import threading
 
 from cpython.exc cimport PyErr_Clear
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -299,12 +300,22 @@ cdef enum:
     #: many as there are holders ask a game without points: can the root
     #: seat end free having taken any card more (`gain`)?
     OPT_GAIN = 1073741824
-    OPT_ALL = 2147483647
-    #: What solve_state uses by default: all but the history heuristic and
-    #: the killer moves, which cost nodes (killer moves save them in team
-    #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
-    #: save fewer nodes than their probes cost (solver/README.md).
-    OPT_DEFAULT = 2147481855
+
+#: (Past a C int, so not in the enum: the switches are 64-bit from here on.)
+#: The cut-off move of a node in the middle of the root's trick or the next
+#: (those the table holds nothing for) kept by the state and tried first when
+#: a later probe comes back to it (`hints`).
+cdef int64_t OPT_HINTS = <int64_t>1 << 31
+#: The move that cut off at a node of the seats against the root side in the
+#: middle of a trick, kept by the mover's hand and the trick so far (not the
+#: other hands), tried first where they meet again (`answers`).
+cdef int64_t OPT_ANSWERS = <int64_t>1 << 32
+cdef int64_t OPT_ALL = (<int64_t>1 << 33) - 1
+#: What solve_state uses by default: all but the history heuristic and
+#: the killer moves, which cost nodes (killer moves save them in team
+#: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
+#: save fewer nodes than their probes cost (solver/README.md).
+cdef int64_t OPT_DEFAULT = OPT_ALL & ~(<int64_t>(OPT_HISTORY | OPT_KILLER | OPT_ETC))
 
 OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_ORDER,
            "mtd": OPT_MTD, "canon": OPT_CANON, "owner": OPT_OWNER, "avoid": OPT_AVOID,
@@ -316,7 +327,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
            "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK,
-           "gain": OPT_GAIN}
+           "gain": OPT_GAIN, "hints": OPT_HINTS, "answers": OPT_ANSWERS}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -429,6 +440,10 @@ cdef struct Table:
     int words
     uint64_t cap
     uint64_t used
+    #: The paranoid search's hints (`hints`) and answers (`answers`):
+    #: HINT_SLOTS words each, a hash with its cut-off move + 1 in the low
+    #: byte (NULL: none).
+    uint64_t* hints
 
 
 cdef struct Probe:
@@ -443,6 +458,10 @@ cdef struct Probe:
 #: The probes `LAST_STATS["probes_by_card"]` keeps (the rest are counted only).
 cdef enum:
     PROBE_LOG = 512
+    #: The hints a table keeps (`hints`), and as many answers after them
+    #: (`answers`): 1 MB, a slot by a hash's top bits.
+    HINT_SLOTS = 1 << 16
+    HINT_SHIFT = 48
 
 
 cdef struct Ctx:
@@ -463,7 +482,7 @@ cdef struct Ctx:
     bint free
     int hot
     int pile
-    int opts
+    int64_t opts
     int points[MAXC]
     int suit[MAXC]
     int code[MAXC]
@@ -570,6 +589,14 @@ cdef struct Ctx:
     #: budget_start a try's first budget (BUDGET_*; the tests lower them).
     int64_t node_limit
     bint over
+    #: The table's hints and answers (`hints`, `answers`; NULL: none), the
+    #: fewest cards in play at which a node in the middle of a trick uses
+    #: hints (the root's trick and the next), and how often each gave the
+    #: first move (LAST_STATS).
+    uint64_t* hints
+    int hint_from
+    int64_t hint_hits
+    int64_t answer_hits
     int budget_cards
     int64_t budget_start
     int64_t budget_stops
@@ -2290,6 +2317,47 @@ cdef inline void store_result(Ctx* c, uint64_t* key, int depth, int v, int alpha
     tt_store(c, key, depth, lower, upper, best)
 
 
+#: Odd multipliers for the hands in `state_hash` and `answer_hash`.
+cdef uint64_t HASH_MUL[MAXH]
+HASH_MUL[:] = [0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 0xD6E8FEB86659FD93,
+               0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9]
+
+
+cdef inline uint64_t state_hash(Ctx* c, State* s) noexcept nogil:
+    """A hash of everything a node in the middle of a trick is (the hands,
+    the trick so far, the bottle, the points taken) and of the table's
+    number, which holds the root seat, for its hint (`hints`): the hints
+    serve the solves that keep the table's entries (`share`), and no other.
+    A collision costs only a worse first move."""
+    cdef uint64_t h = c.gen * <uint64_t>0x9E3779B97F4A7C15
+    cdef int i
+    for i in range(c.nholders):
+        h += (s.hand[i] ^ <uint64_t>i) * HASH_MUL[i]
+    h ^= s.tmask * <uint64_t>0x94D049BB133111EB
+    h ^= (<uint64_t>s.price | (<uint64_t>(s.owner + 8) << 8) | (<uint64_t>s.leader << 16)
+          | (<uint64_t>s.n << 24) | (<uint64_t>(s.taken + 1024) << 32)
+          | (<uint64_t>(s.taken2 + 1024) << 48)) * <uint64_t>0xD6E8FEB86659FD93
+    h ^= h >> 32
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    return h ^ (h >> 29)
+
+
+cdef inline uint64_t answer_hash(Ctx* c, State* s, int h) noexcept nogil:
+    """A hash of what a seat's answer in the middle of a trick sees (its
+    hand, or in Devil's Eye both, the trick so far, the bottle, the leader)
+    and the table's number (`answers`)."""
+    cdef uint64_t x = c.gen * <uint64_t>0xD6E8FEB86659FD93
+    x += (s.hand[h] ^ <uint64_t>h) * HASH_MUL[0]
+    if c.free:
+        x += s.hand[h + 1] * HASH_MUL[1]
+    x ^= s.tmask * <uint64_t>0x94D049BB133111EB
+    x ^= (<uint64_t>s.price | (<uint64_t>(s.owner + 8) << 8)
+          | (<uint64_t>s.leader << 16)) * <uint64_t>0x9E3779B97F4A7C15
+    x ^= x >> 32
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    return x ^ (x >> 29)
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """The paranoid value of position s (fail-soft alpha-beta): the root side
     maximises, every other seat minimises, Lopaka plays his policy."""
@@ -2307,6 +2375,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef State child
     cdef bint maximise, stored = False, relative = False
     cdef int moves[MAXC]
+    cdef uint64_t hint_key = 0, answer_key = 0, hint
     c.nodes += 1
     if should_stop(c):
         return 0
@@ -2406,6 +2475,27 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         # (The root side's own cards are never dead.)
         reps = representatives(c, s, h, reps, inplay, True, c.opts & OPT_RUNS,
                                0 if maximise else c.dead_at[depth], c.losers_at[depth])
+    if s.n > 0 and (reps & (reps - 1)) and depth >= c.hint_from and c.hints != NULL \
+            and (c.opts & OPT_HINTS):
+        # The table holds nothing in the middle of a trick, and MTD(f) comes
+        # back to these nodes probe after probe: the move that cut off last
+        # time goes first (the low byte: the move + 1; 0, none).
+        hint_key = state_hash(c, s) | 0xFF
+        hint = c.hints[hint_key >> HINT_SHIFT]
+        if (hint | 0xFF) == hint_key and (hint & 0xFF) and (reps >> ((hint & 0xFF) - 1)) & 1:
+            hash_move = <int>(hint & 0xFF) - 1
+            c.hint_hits += 1
+    if s.n > 0 and not maximise and (reps & (reps - 1)) and c.hints != NULL \
+            and (c.opts & OPT_ANSWERS):
+        # The same hand facing the same trick, whatever the others hold: the
+        # answer that cut off there before.  (The root side's own, tried so,
+        # cost 3p-11 #8 a fifth more nodes: solver/README.md.)
+        answer_key = answer_hash(c, s, h) | 0xFF
+        if hash_move < 0:
+            hint = c.hints[HINT_SLOTS + (answer_key >> HINT_SHIFT)]
+            if (hint | 0xFF) == answer_key and (hint & 0xFF) and (reps >> ((hint & 0xFF) - 1)) & 1:
+                hash_move = <int>(hint & 0xFF) - 1
+                c.answer_hits += 1
     nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
     for k in range(nmoves):
@@ -2427,6 +2517,12 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                     beta = v
         if alpha >= beta:
             good_move(c, card_holder(c, s, h, card), card, depth, k, False)
+            # (One aligned word: threads sharing the table never read half of one.)
+            if hint_key:
+                c.hints[hint_key >> HINT_SHIFT] = (hint_key & ~(<uint64_t>0xFF)) | <uint64_t>(card + 1)
+            if answer_key:
+                c.hints[HINT_SLOTS + (answer_key >> HINT_SHIFT)] = (
+                    (answer_key & ~(<uint64_t>0xFF)) | <uint64_t>(card + 1))
             break
     else:
         c.no_cut += 1
@@ -2491,14 +2587,14 @@ cdef struct Plan:
     int hi
     int guess
     int taken
-    int opts
+    int64_t opts
     int phase
     int run
     int b
     bint done
 
 
-cdef void plan_start(Plan* p, int lo, int hi, int taken, int guess, int opts) noexcept nogil:
+cdef void plan_start(Plan* p, int lo, int hi, int taken, int guess, int64_t opts) noexcept nogil:
     """A card's plan within its static bounds [lo, hi], its points taken and
     the guess where its probes start (the previous card's value)."""
     p.lo, p.hi, p.taken, p.opts, p.run, p.done = lo, hi, taken, opts, 0, False
@@ -2569,7 +2665,7 @@ cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
     return g
 
 
-cdef inline int gallop_step(int opts, int run) noexcept nogil:
+cdef inline int gallop_step(int64_t opts, int run) noexcept nogil:
     """How far the next probe goes past the bound just moved, after `run`
     answers the same way (negative: fail-low): 1, then 2, 4, 8, ..."""
     if run < 0:
@@ -2580,8 +2676,8 @@ cdef inline int gallop_step(int opts, int run) noexcept nogil:
 
 
 #: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.
-cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0)
-cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0)
+cdef Table g_table = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0, NULL)
+cdef Table g_mtable = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0, NULL)
 _TABLE_LOCK = threading.Lock()
 
 
@@ -2663,6 +2759,9 @@ cdef int table_for(Ctx* c, Table* t, int bits, int start_bits, bint kept,
             raise MemoryError()
         t.gen = 0
         t.sig = 0
+        if t.words == 5:
+            # (None where no memory is left: the search goes without.)
+            t.hints = <uint64_t*>calloc(2 * HINT_SLOTS, sizeof(uint64_t))
     if t.gen == 0 or sig == 0 or sig != t.sig:
         t.gen += 1
         t.used = 0
@@ -2679,6 +2778,7 @@ cdef inline void point_at(Ctx* c) noexcept nogil:
     if c.table.words == 5:
         c.tt = <Entry*>c.table.p
         c.tt_mask = c.table.entries - 1
+        c.hints = c.table.hints
     else:
         c.mtt = <MEntry*>c.table.p
         c.mtt_mask = c.table.entries - 1
@@ -2736,6 +2836,8 @@ cdef void free_table(Table* t) noexcept nogil:
         cb_table_free(t.p, t.entries * t.entry_size)
     t.p = NULL
     t.entries = 0
+    free(t.hints)
+    t.hints = NULL
 
 
 def table_entries(bint maxn=False):
@@ -2769,8 +2871,8 @@ cdef class SearchTables:
     cdef readonly bint shared
 
     def __cinit__(self, bint shared=False):
-        self.t = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0)
-        self.m = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0)
+        self.t = Table(NULL, 0, 0, sizeof(Entry), 0, 5, 0, 0, NULL)
+        self.m = Table(NULL, 0, 0, sizeof(MEntry), 0, 6, 0, 0, NULL)
         self.shared = shared
 
     def __dealloc__(self):
@@ -2783,7 +2885,7 @@ cdef class SearchTables:
         free_table(&self.m)
 
 
-cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
+cdef int read_problem(problem, Ctx* c, State* s, int64_t opts, int key_cap,
                       bint maxn=False) except -1:
     """Fill the search's C state from a `Problem` (solver/problem.py), after
     checking that it fits the arrays and the table key's fields; `maxn`: for
@@ -2928,6 +3030,8 @@ cdef int read_problem(problem, Ctx* c, State* s, int opts, int key_cap,
         s.inplay |= s.hand[i]
     s.n = len(trick)
     mark_trick(c, s)
+    # The root's trick and the next (`hints`).
+    c.hint_from = max(c.tricks_left[cb_popcount(s.inplay)] - 2, 0) * nh + 1
     return 0
 
 
@@ -3009,7 +3113,7 @@ cdef int raise_if_stopped(Ctx* c, double time_limit) except -1:
     return 0
 
 
-def root_cards(problem, *, int opts=OPT_DEFAULT):
+def root_cards(problem, *, int64_t opts=OPT_DEFAULT):
     """The cards of the holder to move that a solve values, one for each group
     of equivalent cards (the others share its value); Lopaka's one card."""
     cdef Ctx c
@@ -3064,7 +3168,7 @@ def shared_entry_reads(list words_a, list words_b, int lower_a, int lower_b):
     return out
 
 
-def static_bounds(problem, *, int opts=OPT_DEFAULT):
+def static_bounds(problem, *, int64_t opts=OPT_DEFAULT):
     """(lo, hi): the bounds on the root side's score that need no search
     (`score_bounds`; its quick tricks only at a trick's start), for the tests."""
     cdef Ctx c
@@ -3075,7 +3179,7 @@ def static_bounds(problem, *, int opts=OPT_DEFAULT):
     return lo, hi
 
 
-def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAULT,
+def solve_state(problem, *, bint maxn=False, int tt_bits=20, int64_t opts=OPT_DEFAULT,
                 int key_cap=MAXC, double time_limit=0, cancel=None,
                 SearchTables tables=None, int tt_start_bits=START_BITS, cards=None,
                 guess=None, int budget_cards=BUDGET_CARDS, int budget_start=BUDGET_START):
@@ -3149,7 +3253,7 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     if not own:
         # The shared table is in use: one of this solve's own, freed after it.
         private = Table(NULL, 0, 0, sizeof(MEntry) if maxn else sizeof(Entry), 0,
-                        6 if maxn else 5, 0, 0)
+                        6 if maxn else 5, 0, 0, NULL)
         pt = mt = &private
     try:
         table_for(&c, mt if maxn else pt, tt_bits, tt_start_bits, own,
@@ -3179,6 +3283,8 @@ def solve_state(problem, *, bint maxn=False, int tt_bits=20, int opts=OPT_DEFAUL
     LAST_STATS["avoid_tt_looks"] = c.alooks
     LAST_STATS["avoid_tt_hits"] = c.ahits
     LAST_STATS["cut_at"] = [c.cut_at[i] for i in range(5)]
+    LAST_STATS["hints_used"] = c.hint_hits
+    LAST_STATS["answers_used"] = c.answer_hits
     LAST_STATS["no_cut"] = c.no_cut
     LAST_STATS["no_cut_root_side"] = c.no_cut_root
     LAST_STATS["trick_starts_by_ending"] = {
@@ -3200,7 +3306,7 @@ include "_maxn.pxi"
 include "_split.pxi"
 
 
-def avoid_order(problem, path=(), *, int opts=OPT_DEFAULT):
+def avoid_order(problem, path=(), *, int64_t opts=OPT_DEFAULT):
     """The cards the bottle question (`avoid`) tries after `path` (cards
     played from `problem` within its trick, as `split_node` takes them), in
     its order, and whether the mover plays against the root seat: what the

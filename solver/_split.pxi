@@ -33,7 +33,7 @@ cdef int follow_path(Ctx* c, State* s, path) except -1:
     return 0
 
 
-def split_node(problem, path=(), *, int opts=OPT_DEFAULT):
+def split_node(problem, path=(), *, int64_t opts=OPT_DEFAULT):
     """What a probe finds at the end of `path` (cards played from `problem`,
     within its trick): (lo, hi, taken, opts, moves, minimise).
 
@@ -69,7 +69,7 @@ def split_node(problem, path=(), *, int opts=OPT_DEFAULT):
 
 
 def probe_state(problem, path, int b, *, SearchTables tables, int tt_bits=20,
-                int opts=OPT_DEFAULT, double time_limit=0, cancel=None):
+                int64_t opts=OPT_DEFAULT, double time_limit=0, cancel=None):
     """One zero-window probe of the position at the end of `path` (as
     `split_node`): (g, nodes), g fail-soft, at least b if and only if the
     root side takes at least b there.
@@ -99,7 +99,7 @@ def probe_state(problem, path, int b, *, SearchTables tables, int tt_bits=20,
     return g, c.nodes
 
 
-def start_solve(problem, *, SearchTables tables, int tt_bits=20, int opts=OPT_DEFAULT):
+def start_solve(problem, *, SearchTables tables, int tt_bits=20, int64_t opts=OPT_DEFAULT):
     """Make `tables` ready for the probes of one solve of `problem`
     (`probe_state`): at its full size, under a number of its own unless the
     last solve's context was the same (`table_for`)."""
@@ -113,7 +113,7 @@ def start_solve(problem, *, SearchTables tables, int tt_bits=20, int opts=OPT_DE
               context_signature(&c, False))
 
 
-def all_values(problem, dict values, *, int opts=OPT_DEFAULT):
+def all_values(problem, dict values, *, int64_t opts=OPT_DEFAULT):
     """`values` (of the cards `root_cards` gives) with every legal card of
     the mover that one of them stands for: what `solve_state` answers."""
     cdef Ctx c
@@ -146,7 +146,7 @@ cdef class ProbePlan:
 
     cdef Plan p
 
-    def __init__(self, int lo, int hi, int taken, int guess, int opts):
+    def __init__(self, int lo, int hi, int taken, int guess, int64_t opts):
         if lo > hi:
             raise ValueError(f"ProbePlan: the bounds {lo} > {hi}")
         plan_start(&self.p, lo, hi, taken, guess, opts)
