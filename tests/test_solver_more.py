@@ -47,10 +47,13 @@ def test_a_card_worth_the_points_taken_costs_two_probes(rules: Rules) -> None:
     still open, its search started eight points above that: two probes (the
     bottle, then one point more), where without the question the probes come
     down from the guess (Cursed Bottle's rule sets and the Bottle Imp at
-    three, on these positions)."""
+    three, on these positions: six such cards, since the memories of
+    cut-offs, `hints` and `answers`, make the fail-soft answers without the
+    question come down further at once, and in 2p-bright the first three
+    cards now save nothing)."""
     rng = random.Random(f"more-probes:{config_id(rules)}")
     seen = saved = 0
-    while seen < 3:
+    while seen < 6:
         tricks = 4 if rules.holders >= 5 or rules.devils_eye else 6
         hand = random_position(rules, rng, tricks, in_trick=0).to_hand()
         seat = hand.holder_seat[hand.holder_to_play()]
