@@ -2358,6 +2358,21 @@ cdef inline uint64_t answer_hash(Ctx* c, State* s, int h) noexcept nogil:
     return x ^ (x >> 29)
 
 
+cdef inline int recalled(uint64_t* slots, uint64_t key, uint64_t reps) noexcept nogil:
+    """The move kept under `key` (its low byte 0xFF) in `slots` if it is one
+    of `reps` (a collision or another node's move is not), else -1."""
+    cdef uint64_t word = slots[key >> HINT_SHIFT]
+    if (word | 0xFF) != key or not (word & 0xFF) or not ((reps >> ((word & 0xFF) - 1)) & 1):
+        return -1
+    return <int>(word & 0xFF) - 1
+
+
+cdef inline void remember(uint64_t* slots, uint64_t key, int card) noexcept nogil:
+    """Keep `card` under `key` in `slots`: one aligned word, so that threads
+    sharing the table never read half of one."""
+    slots[key >> HINT_SHIFT] = (key & ~(<uint64_t>0xFF)) | <uint64_t>(card + 1)
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """The paranoid value of position s (fail-soft alpha-beta): the root side
     maximises, every other seat minimises, Lopaka plays his policy."""
@@ -2375,7 +2390,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef State child
     cdef bint maximise, stored = False, relative = False
     cdef int moves[MAXC]
-    cdef uint64_t hint_key = 0, answer_key = 0, hint
+    cdef uint64_t hint_key = 0, answer_key = 0
+    cdef int kept
     c.nodes += 1
     if should_stop(c):
         return 0
@@ -2481,9 +2497,9 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         # back to these nodes probe after probe: the move that cut off last
         # time goes first (the low byte: the move + 1; 0, none).
         hint_key = state_hash(c, s) | 0xFF
-        hint = c.hints[hint_key >> HINT_SHIFT]
-        if (hint | 0xFF) == hint_key and (hint & 0xFF) and (reps >> ((hint & 0xFF) - 1)) & 1:
-            hash_move = <int>(hint & 0xFF) - 1
+        kept = recalled(c.hints, hint_key, reps)
+        if kept >= 0:
+            hash_move = kept
             c.hint_hits += 1
     if s.n > 0 and not maximise and (reps & (reps - 1)) and c.hints != NULL \
             and (c.opts & OPT_ANSWERS):
@@ -2492,9 +2508,9 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         # cost 3p-11 #8 a fifth more nodes: solver/README.md.)
         answer_key = answer_hash(c, s, h) | 0xFF
         if hash_move < 0:
-            hint = c.hints[HINT_SLOTS + (answer_key >> HINT_SHIFT)]
-            if (hint | 0xFF) == answer_key and (hint & 0xFF) and (reps >> ((hint & 0xFF) - 1)) & 1:
-                hash_move = <int>(hint & 0xFF) - 1
+            kept = recalled(c.hints + HINT_SLOTS, answer_key, reps)
+            if kept >= 0:
+                hash_move = kept
                 c.answer_hits += 1
     nmoves = ordered_moves(c, s, h, reps, maximise, hash_move, False, depth, moves)
     best = -INF if maximise else INF
@@ -2517,12 +2533,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                     beta = v
         if alpha >= beta:
             good_move(c, card_holder(c, s, h, card), card, depth, k, False)
-            # (One aligned word: threads sharing the table never read half of one.)
             if hint_key:
-                c.hints[hint_key >> HINT_SHIFT] = (hint_key & ~(<uint64_t>0xFF)) | <uint64_t>(card + 1)
+                remember(c.hints, hint_key, card)
             if answer_key:
-                c.hints[HINT_SLOTS + (answer_key >> HINT_SHIFT)] = (
-                    (answer_key & ~(<uint64_t>0xFF)) | <uint64_t>(card + 1))
+                remember(c.hints + HINT_SLOTS, answer_key, card)
             break
     else:
         c.no_cut += 1
