@@ -21,6 +21,7 @@ same positions in the same run and the speed ratio is printed.
     .venv/bin/python bench/solver_bench.py --first-leads --threads 2   # each position on 2 threads
     .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --own-tables   # a table each
     .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --whole-cards  # card a thread
+    .venv/bin/python bench/solver_bench.py --suite 3p-11 --threads 2 --no-speculation
 
 Each row also counts the flat positions: those where every legal card gets
 the same value (the model then ranks nothing).  `--model both` solves every
@@ -154,7 +155,7 @@ def target_met(row: dict, target: tuple[float | None, ...]) -> bool:
 def run_suite(
     name: str, count: int, opts: int, reference: bool, model: Model = Model.PARANOID,
     time_limit: float | None = None, threads: int = 1, shared_table: bool = True,
-    within_cards: bool = True, warm_up: bool = True,
+    within_cards: bool = True, warm_up: bool = True, speculate: bool = True,
 ) -> dict:
     """One suite's figures.  `warm_up`: first solve one more position of the
     suite, not counted, so that the table exists: a process's first touch of
@@ -167,7 +168,7 @@ def run_suite(
         if threads > 1:
             return solve_split(
                 pos, opts=opts, time_limit=limit, model=model, threads=threads,
-                shared_table=shared_table, within_cards=within_cards,
+                shared_table=shared_table, within_cards=within_cards, speculate=speculate,
             )
         return solve(pos, opts, time_limit=limit, model=model)
 
@@ -205,6 +206,8 @@ def run_suite(
         "threads": threads,
         "build": _search.BUILD,
         "shared_table": threads > 1 and shared_table,
+        "speculate": threads > 1 and shared_table and within_cards and speculate
+        and model is Model.PARANOID,
         "within_cards": threads > 1 and shared_table and within_cards
         and model is Model.PARANOID,
         "positions": count,
@@ -275,6 +278,12 @@ def main(argv: list[str] | None = None) -> int:
         " to it (solver/split.py; to measure what splitting buys)",
     )
     parser.add_argument(
+        "--no-speculation", action="store_true",
+        help="with --threads: a thread with nothing else to do waits, or takes a probe's"
+        " later answers, rather than probing a card at a bound beside its plan's"
+        " (solver/split.py; to measure what speculating buys)",
+    )
+    parser.add_argument(
         "--no-warm-up", action="store_true",
         help="time from a cold start: no position solved, uncounted, before each suite's",
     )
@@ -286,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--own-tables needs --threads 2 or more (it gives each thread its own table)")
     if args.whole_cards and args.threads < 2:
         parser.error("--whole-cards needs --threads 2 or more (it is how threads share a position)")
+    if args.no_speculation and args.threads < 2:
+        parser.error("--no-speculation needs --threads 2 or more (only threads speculate)")
     count = args.positions or (5 if args.quick else 20)
     opts = _search.ALL_OPTIONS
     for name in args.with_:
@@ -311,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         row = run_suite(
             name, count, opts, reference, model, args.time_limit, args.threads,
             not args.own_tables, not args.whole_cards, not args.no_warm_up,
+            not args.no_speculation,
         )
         if model is Model.PARANOID:
             failed |= row.get("bar_met") is False
@@ -322,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                 + (f" threads {args.threads}" if args.threads > 1 else "")
                 + (" own tables" if args.threads > 1 and args.own_tables else "")
                 + (" whole cards" if args.threads > 1 and args.whole_cards else "")
+                + (" no speculation" if args.threads > 1 and args.no_speculation else "")
                 + (f" timeouts {row['timeouts']}" if row["timeouts"] else "")
                 + f" median {row['median_s'] * 1000:9.2f} ms"
                 f"  p90 {row['p90_s'] * 1000:9.2f} ms  max {row['max_s'] * 1000:9.2f} ms"

@@ -2606,6 +2606,8 @@ cdef struct Plan:
     int run
     int b
     bint done
+    #: Whether the bottle question was asked (the ending was open).
+    bint asked
 
 
 cdef void plan_start(Plan* p, int lo, int hi, int taken, int guess, int64_t opts) noexcept nogil:
@@ -2613,7 +2615,8 @@ cdef void plan_start(Plan* p, int lo, int hi, int taken, int guess, int64_t opts
     the guess where its probes start (the previous card's value)."""
     p.lo, p.hi, p.taken, p.opts, p.run, p.done = lo, hi, taken, opts, 0, False
     p.guess = min(max(guess, lo), hi)
-    if (opts & OPT_AVOID) and p.guess > taken and lo < taken <= hi:
+    p.asked = (opts & OPT_AVOID) and p.guess > taken and lo < taken <= hi
+    if p.asked:
         p.phase = PLAN_AVOID
         p.b = taken
     else:
@@ -2663,6 +2666,35 @@ cdef void plan_answer(Plan* p, int g) noexcept nogil:
     if p.b <= p.lo:
         p.b = p.lo + 1
     p.done = p.lo >= p.hi
+
+
+cdef void plan_learn(Plan* p, int b, int g) noexcept nogil:
+    """The answer g (fail-soft) to a probe at b, the plan's own (p.b) or
+    another a thread of a split solve ran beside it (the main phase only):
+    each bound moves only inwards, and where the answer settles what the
+    plan's own probe would say, the next probe is chosen as `plan_answer`
+    would choose it."""
+    if p.phase != PLAN_MAIN:
+        if b == p.b:
+            plan_answer(p, g)
+        return
+    if g < b:
+        p.hi = min(p.hi, g)
+    else:
+        p.lo = max(p.lo, g)
+    p.done = p.lo >= p.hi
+    if p.done or (b != p.b and p.lo < p.b <= p.hi):
+        return
+    if p.b > p.hi:
+        p.run = p.run - 1 if p.run < 0 else -1
+        p.b = p.hi + 1 - gallop_step(p.opts, p.run)
+    else:
+        p.run = p.run + 1 if p.run > 0 else 1
+        p.b = p.lo + gallop_step(p.opts, p.run)
+    if p.b > p.hi:
+        p.b = p.hi
+    if p.b <= p.lo:
+        p.b = p.lo + 1
 
 
 cdef int probe(Ctx* c, State* s, int b) noexcept nogil:

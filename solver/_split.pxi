@@ -160,6 +160,42 @@ cdef class ProbePlan:
             raise ValueError("ProbePlan: the value is already known")
         plan_answer(&self.p, g)
 
+    def learn(self, int b, int g):
+        """The fail-soft answer g of a probe at b, the plan's own or one
+        beside it (`plan_learn`); the bounds it leaves are `lo` and `hi`."""
+        if self.p.done:
+            raise ValueError("ProbePlan: the value is already known")
+        if b != self.p.b and self.p.phase != PLAN_MAIN:
+            raise ValueError("ProbePlan: a probe beside the plan's own only once"
+                             " the bottle question is answered")
+        plan_learn(&self.p, b, g)
+
+    @property
+    def lo(self):
+        return self.p.lo
+
+    @property
+    def hi(self):
+        return self.p.hi
+
+    @property
+    def taken(self):
+        return self.p.taken
+
+    @property
+    def asked(self):
+        """Whether the plan began with the bottle question."""
+        return bool(self.p.asked)
+
+    @property
+    def climbing(self):
+        """+1 while the answers climb (fail-high), -1 while they fall, 0
+        before the first answer of the main phase; None in the bottle
+        question or "anything more?"."""
+        if self.p.phase != PLAN_MAIN:
+            return None
+        return (self.p.run > 0) - (self.p.run < 0)
+
     @property
     def value(self):
         if not self.p.done:

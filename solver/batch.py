@@ -177,6 +177,7 @@ def solve_split(
     opts: int | None = None,
     shared_table: bool = True,
     within_cards: bool = True,
+    speculate: bool = True,
 ) -> Solution:
     """One position's `Solution` with its cards shared among `threads` threads
     (None: `default_threads()`): each thread takes the next card not yet
@@ -190,7 +191,8 @@ def solve_split(
     (to measure what sharing buys).  With the shared table and
     `within_cards`, a paranoid solve splits each card's probes too, into
     the answers to it, which threads that have no card left take
-    (solver/split.py).  A batch of positions is better spread a position a
+    (solver/split.py), and a thread with nothing else to do probes a card
+    at a bound beside its plan's (`speculate`).  A batch of positions is better spread a position a
     thread (`solve_many`).  The values are those of one solve; the
     nodes are the threads' sum (bench/README.md).  `time_limit` is wall-clock
     time; cancelling as in `solve_many`."""
@@ -220,7 +222,7 @@ def solve_split(
             if shared is not None and within_cards:
                 return solve_within_cards(
                     hand, threads=count, tables=shared, deadline=deadline, outer=outer,
-                    opts=opts,
+                    opts=opts, speculate=speculate,
                 )
             parts = _Batch(
                 [_Unit(hand, card) for card in cards], model, count, opts, shared

@@ -102,3 +102,46 @@ def test_the_estimate_stays_within_what_the_answers_allow() -> None:
             if plan.bound is not None and plan.bound != taken:
                 assert plan.estimate == plan.bound
         assert plan.estimate == plan.value == value
+
+
+@pytest.mark.parametrize("opts", OPTS)
+def test_answers_at_other_bounds_keep_the_plan_true(opts: int) -> None:
+    """A split solve's free threads probe a card beside its plan's own
+    bound (`learn`, solver/split.py): whatever true answers come, at the
+    plan's bound or at any other within its bounds, in any order, the bounds
+    only close in on the value, the plan's bound stays between them, and it
+    ends at the value."""
+    rng = random.Random(f"learn:{opts}")
+    for _ in range(400):
+        lo, taken = rng.randint(-20, 0), rng.randint(0, 6)
+        hi = taken + rng.randint(0, 25)
+        value, guess = rng.randint(lo, hi), rng.randint(lo - 3, hi + 3)
+        plan = _search.ProbePlan(lo, hi, taken, guess, opts)
+        low, high, steps = lo, hi, 0
+        while plan.bound is not None:
+            steps += 1
+            assert steps < 200
+            b = plan.bound
+            if plan.climbing is not None and rng.random() < 0.5 and plan.hi > plan.lo + 1:
+                b = rng.randint(plan.lo + 1, plan.hi)
+            g = rng.randint(b, value) if value >= b else rng.randint(value, b - 1)
+            plan.learn(b, g)
+            assert low <= plan.lo <= value <= plan.hi <= high
+            low, high = plan.lo, plan.hi
+            if plan.bound is not None:
+                assert plan.lo < plan.bound <= plan.hi
+        assert plan.value == value
+
+
+def test_a_probe_beside_the_plan_waits_for_the_bottle_question() -> None:
+    """Before the bottle question is answered the plan takes only its own
+    probe's answer: beside it, the question's bound would be lost."""
+    alone = _search.ALL_OPTIONS & ~_search.OPTIONS["gallop"]
+    plan = _search.ProbePlan(-10, 30, 4, 20, alone)
+    assert plan.bound == 4 and plan.climbing is None
+    with pytest.raises(ValueError, match="bottle question"):
+        plan.learn(10, 12)
+    plan.learn(4, 6)
+    assert plan.climbing == 0 and plan.lo == 6
+    plan.learn(25, 22)
+    assert (plan.lo, plan.hi, plan.bound) == (6, 22, 20)

@@ -104,6 +104,72 @@ def test_a_probe_is_not_done_while_an_answer_taken_is_out() -> None:
     assert not probe.done
 
 
+def test_young_answers_wait_for_the_first() -> None:
+    """With speculation a free thread takes a probe's later answers only
+    once its first is in (below b, it settles the probe and the rest were
+    wasted); without, at once."""
+    probe = split_module._Probe(5, [(1,), (2,), (3,)])
+    assert probe.next_path(young=False) == 0
+    assert probe.next_path(young=False) is None
+    probe.first_in = True
+    assert probe.next_path(young=False) == 1
+    other = split_module._Probe(5, [(1,), (2,)])
+    assert (other.next_path(), other.next_path()) == (0, 1)
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=config_id)
+def test_probes_beside_the_plan_change_no_value(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A thread with nothing else to do probes a card at a bound of its
+    own (`Split._speculation`) and the card's plan takes its answer.  That
+    happens where a thread waits on the last card (a few hands in a
+    hundred), so here a free thread speculates before anything else: on one
+    thread (each such probe then answers before the plan's own, whose bound
+    it moves) and on two, the values are one solve's; without speculation
+    none is run, nor where the plan has no bottle question to ask."""
+    made: list[split_module.Split] = []
+
+    class Eager(split_module.Split):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+        def _next_job(self):  # type: ignore[no-untyped-def]
+            if self.speculate and self.error is None:
+                for state in self.active.values():
+                    b = self._speculation(state)
+                    if b is not None:
+                        self.speculated += 1
+                        return self._register(state, b, mine=False)
+            return super()._next_job()
+
+    monkeypatch.setattr(split_module, "Split", Eager)
+    rng = random.Random(f"split-speculate:{config_id(rules)}")
+    few = rules.holders >= 5 or rules.devils_eye or rules.second_bottle
+    tables = _search.SearchTables(shared=True)
+    used = 0
+    # (A side of two, and the second bottle, have no bottle question; a seat
+    # alone in the team game has.)
+    asks = not rules.second_bottle and (not rules.teams or rules.players == 5 or rules.singles)
+    for k in range(200 if asks else 8):
+        if used and k >= 8:
+            break
+        hand = random_hand(rules, rng, rng.randint(3, 4 if few else 6))
+        whole = solve_hand(hand).values
+        made.clear()
+        alone = split_module.solve_within_cards(hand, threads=1, tables=tables)
+        assert alone.values == whole
+        used += made[0].speculation_used
+        assert made[0].speculation_used == made[0].speculated
+        assert solve_split(hand, threads=2).values == whole
+        made.clear()
+        assert solve_split(hand, threads=2, speculate=False).values == whole
+        assert not made[0].speculated
+    tables.release()
+    assert bool(used) == asks
+
+
 def _racing(hands: list[Hand], tables: _search.SearchTables, rounds: int) -> list[dict]:
     """Two threads solving every root card of `hands` at once into `tables`,
     both the same card at the same moment (a barrier before each), so that
