@@ -2655,17 +2655,25 @@ cdef void plan_answer(Plan* p, int g) noexcept nogil:
         return
     if g < p.b:
         p.hi = g
+    else:
+        p.lo = g
+    plan_step(p, g < p.b)
+    p.done = p.lo >= p.hi
+
+
+cdef void plan_step(Plan* p, bint fell) noexcept nogil:
+    """The next probe once the plan's own has fallen (below p.b) or not:
+    a point past the bound just moved, or further while galloping."""
+    if fell:
         p.run = p.run - 1 if p.run < 0 else -1
         p.b = p.hi + 1 - gallop_step(p.opts, p.run)
     else:
-        p.lo = g
         p.run = p.run + 1 if p.run > 0 else 1
         p.b = p.lo + gallop_step(p.opts, p.run)
     if p.b > p.hi:
         p.b = p.hi
     if p.b <= p.lo:
         p.b = p.lo + 1
-    p.done = p.lo >= p.hi
 
 
 cdef void plan_learn(Plan* p, int b, int g) noexcept nogil:
@@ -2673,7 +2681,7 @@ cdef void plan_learn(Plan* p, int b, int g) noexcept nogil:
     another a thread of a split solve ran beside it (the main phase only):
     each bound moves only inwards, and where the answer settles what the
     plan's own probe would say, the next probe is chosen as `plan_answer`
-    would choose it."""
+    chooses it (`plan_step`)."""
     if p.phase != PLAN_MAIN:
         if b == p.b:
             plan_answer(p, g)
@@ -2683,18 +2691,8 @@ cdef void plan_learn(Plan* p, int b, int g) noexcept nogil:
     else:
         p.lo = max(p.lo, g)
     p.done = p.lo >= p.hi
-    if p.done or (b != p.b and p.lo < p.b <= p.hi):
-        return
-    if p.b > p.hi:
-        p.run = p.run - 1 if p.run < 0 else -1
-        p.b = p.hi + 1 - gallop_step(p.opts, p.run)
-    else:
-        p.run = p.run + 1 if p.run > 0 else 1
-        p.b = p.lo + gallop_step(p.opts, p.run)
-    if p.b > p.hi:
-        p.b = p.hi
-    if p.b <= p.lo:
-        p.b = p.lo + 1
+    if not p.done and (b == p.b or not p.lo < p.b <= p.hi):
+        plan_step(p, p.b > p.hi)
 
 
 cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
