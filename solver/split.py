@@ -84,7 +84,8 @@ class _Probe:
 
     b: int
     paths: list[tuple[int, ...]]
-    card: _Card | None = None
+    #: The card it values (None: a probe made alone, as in a test).
+    target: _Card | None = None
     taken: int = 0
     running: int = 0
     #: The least answer so far (a lower bound while every answer is at least b).
@@ -367,7 +368,7 @@ class Split:
         if self.error is not None:
             raise self.error
         with self.cond:
-            state = probe.card
+            state = probe.target
             assert state is not None
             if state.probes.get(probe.b) is probe:
                 del state.probes[probe.b]
@@ -413,17 +414,16 @@ class Split:
         lock): if it is the probe the card's plan asks for and answers are
         left, the rest are likely all needed, and a thread busy beside it
         is better off taking them: the card's other probes are given up."""
-        state = probe.card
+        state = probe.target
         if state is None or state.plan.bound != probe.b or probe.taken == len(probe.paths):
             return
         for b, other in list(state.probes.items()):
             if other is not probe:
                 self._give_up(state, b)
 
-    def _probe_path(self, path: tuple[int, ...], b: int, token: CancelToken | None) -> int:
+    def _probe_path(self, path: tuple[int, ...], b: int, token: CancelToken) -> int:
         """One probe of the position at the end of `path`, cancellable by
         `token` and by the whole solve's stop, within its deadline."""
-        token = token if token is not None else CancelToken()
         left = 0.0
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
