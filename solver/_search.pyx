@@ -362,10 +362,13 @@ cdef enum:
     BUDGET_CARDS = 40
     BUDGET_START = 3000
 cdef int64_t BUDGET_MAX = 1 << 50
-#: How often (in nodes) a search looks at the clock and for signals: some
-#: milliseconds apart, too rare to cost anything.
+#: How often (in nodes) a search looks at its cancel flag and the clock:
+#: well under a millisecond apart, so that a split solve's probe given up
+#: frees its thread (and ends the solve) at once, and still too rare to
+#: cost anything; for signals, which take the GIL, sixteen times as rarely.
 cdef enum:
-    CHECK_MASK = 0xFFFF
+    CHECK_MASK = 0xFFF
+    SIGNAL_MASK = 0xFFFF
 #: Ordering weights of `avoid` (measured: the count of the root seat's cards
 #: below the price is the feature that matters, 4x fewer nodes than without;
 #: the owner only breaks its ties, and not with OPT_PRICE_TIES).
@@ -532,7 +535,7 @@ cdef struct Ctx:
     #: Stop at this wall-clock time (`wall_seconds()`; 0: never: a caller's
     #: budget is wall-clock time, and a process's CPU time counts every
     #: thread's and lags on a loaded machine), or when a signal handler raises (Ctrl-C; only in the main thread, where Python
-    #: runs them); checked every CHECK_MASK + 1 nodes.
+    #: runs them); checked every CHECK_MASK + 1 nodes (signals every SIGNAL_MASK + 1).
     double deadline
     bint watch_signals
     bint timed_out
@@ -655,7 +658,7 @@ cdef inline bint should_stop(Ctx* c) noexcept nogil:
             c.stop = c.cancelled = True
         elif c.deadline > 0 and wall_seconds() > c.deadline:
             c.stop = c.timed_out = True
-        elif c.watch_signals and signal_pending():
+        elif c.watch_signals and (c.nodes & SIGNAL_MASK) == 0 and signal_pending():
             c.stop = c.interrupted = True
     return c.stop
 

@@ -150,7 +150,7 @@ def solve_hand(
     `key_cap` and `tt_start_bits` are for the tests (see `_search.solve_state`).  Past `time_limit`
     seconds of search it raises TimeoutError; Ctrl-C stops it in the main thread.
     Once `cancel` (by default the thread's current token, solver/cancel.py) is
-    cancelled it raises `Cancelled`, before the search or within 65,536 nodes.
+    cancelled it raises `Cancelled`, before the search or within 4,096 nodes.
     `tables`: a thread's own transposition tables (`_search.SearchTables`,
     solver/batch.py) instead of the shared ones.  `cards`: value only these
     of `root_cards(hand)` and the cards equivalent to them (one solve shared

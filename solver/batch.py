@@ -15,7 +15,7 @@ over the threads instead, for a single position whose answer is awaited (the
 without a card left takes the answers to another's (solver/split.py).
 
 Cancelling (the caller's `CancelToken`, explicit or the thread's current one)
-stops every thread within 65,536 nodes; so does the first error of any
+stops every thread within 4,096 nodes; so does the first error of any
 position (it is raised in the caller) and the batch's time limit, which is
 wall-clock time for the whole batch.
 """

@@ -3,7 +3,7 @@
 The search runs without the GIL for seconds; a server that must stop, or
 whose caller has gone, needs a way to say "give up" that the search sees
 without taking the GIL.  A `CancelToken` is a one-byte flag: the compiled
-search reads it where it already looks at the clock (every 65,536 nodes) and
+search reads it where it already looks at the clock (every 4,096 nodes) and
 raises `Cancelled`.  A thread that runs work on behalf of someone sets the
 token as its *current* one (`cancellable`), so that every solve it makes, however
 deep in the bots' code, is cancellable without passing the token through every

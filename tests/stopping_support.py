@@ -1,6 +1,6 @@
 """Solves stopped midway (tests/test_solver_share.py, tests/test_solver_split.py).
 
-A search looks at its `CancelToken` every 65,536 nodes and then returns at
+A search looks at its `CancelToken` every 4,096 nodes and then returns at
 once from every node: whatever table it leaves behind must serve the next
 solve truly.  To stop a search midway at all, the positions must be big
 enough, on every rule set.

@@ -297,7 +297,7 @@ def test_a_split_cancelled_midway_leaves_its_kept_table_true(rules: Rules) -> No
     def solver():
         return lambda hand, token: solve_split(hand, threads=2, cancel=token).values
 
-    # (Two threads look at the token every 65,536 nodes each: bigger positions.)
+    # (Two threads share the work: bigger positions, so that the cancel lands midway.)
     stop_midway(big_hands(rules, Model.PARANOID, 3, "split", nodes=400_000), solver)
 
 

@@ -15,7 +15,7 @@ from cursedbottle.engine.events import Phase
 from cursedbottle.engine.rules import Edition
 
 #: What a decision may take beyond its budget here: the rollouts of one deal,
-#: a solve's look at the clock (every 65,536 nodes), and a loaded machine.
+#: a solve's look at the clock (every 4,096 nodes), and a loaded machine.
 #: Without the budget ending them, the solves below would take far longer.
 SLACK = 3.0
 
