@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 
 import pytest
 from conftest import CONFIGS as EVERY_RULE_SET
@@ -322,3 +323,37 @@ def test_the_solver_benchmark_warms_its_table_on_a_position_it_does_not_count() 
 def test_the_solver_benchmark_refuses_a_thread_count_it_cannot_use(args, said) -> None:
     run = _solver_bench(*args)
     assert run.returncode == 2 and said in run.stderr, run.stderr
+
+
+def _solver_bench_module():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "solver_bench.py"
+    spec = importlib.util.spec_from_file_location("solver_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("timeouts", "exact"), [
+    (0, (True, True, True)),
+    (1, (True, True, False)),
+    (2, (True, True, False)),
+    (3, (True, False, False)),
+    (9, (True, False, False)),
+    (10, (False, False, False)),
+])
+def test_a_benchmark_figure_past_the_time_limit_meets_no_target(timeouts, exact) -> None:
+    """Positions that time out are the slowest of a suite: a figure whose rank
+    lies below all of them (of 20: the median, the mean of the 10th and 11th,
+    while at most 9 time out; the p90, the 18th, while at most 2 do) is exact
+    and may meet its target; one that reads them is a lower bound and meets
+    none, however low."""
+    bench = _solver_bench_module()
+    assert bench.exact_figures(20, timeouts) == exact
+    times = sorted([0.001 * (i + 1) for i in range(20 - timeouts)] + [20.0] * timeouts)
+    row = {"positions": 20, "timeouts": timeouts, "median_s": statistics.median(times),
+           "p90_s": bench.pct(times, 0.9), "max_s": max(times)}
+    for which, target in enumerate([(15.0, None, None), (None, 25.0, None), (None, None, 25.0)]):
+        assert bench.target_met(row, target) == exact[which], (which, row)
