@@ -310,7 +310,12 @@ cdef int64_t OPT_HINTS = <int64_t>1 << 31
 #: middle of a trick, kept by the mover's hand and the trick so far (not the
 #: other hands), tried first where they meet again (`answers`).
 cdef int64_t OPT_ANSWERS = <int64_t>1 << 32
-cdef int64_t OPT_ALL = (<int64_t>1 << 33) - 1
+#: A card's probes, once they have risen twice running, rise two points at
+#: a time (`gallop_step`; OPT_GALLOP, where it is on, doubles them instead):
+#: fewer probes one after another in a climb, each a point further from
+#: the last (issue 17, thirty-second part).
+cdef int64_t OPT_STRIDE = <int64_t>1 << 33
+cdef int64_t OPT_ALL = (<int64_t>1 << 34) - 1
 #: What solve_state uses by default: all but the history heuristic and
 #: the killer moves, which cost nodes (killer moves save them in team
 #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
@@ -327,7 +332,8 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "price-ties": OPT_PRICE_TIES, "dead": OPT_DEAD,
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
            "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK,
-           "gain": OPT_GAIN, "hints": OPT_HINTS, "answers": OPT_ANSWERS}
+           "gain": OPT_GAIN, "hints": OPT_HINTS, "answers": OPT_ANSWERS,
+           "stride": OPT_STRIDE}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -2576,6 +2582,8 @@ cdef int exact(Ctx* c, State* s, int guess) noexcept nogil:
     question (a side of two) a card's value can lie tens of points from its
     neighbour's, and the answers often move the bound by one point a probe:
     with OPT_GALLOP the step doubles from the second answer the same way.
+    Elsewhere, with OPT_STRIDE, a climb steps two points from its second
+    rise on.
     """
     cdef int lo = 0, hi = 0
     cdef Plan plan
@@ -2714,12 +2722,15 @@ cdef int probe(Ctx* c, State* s, int b) noexcept nogil:
 
 cdef inline int gallop_step(int64_t opts, int run) noexcept nogil:
     """How far the next probe goes past the bound just moved, after `run`
-    answers the same way (negative: fail-low): 1, then 2, 4, 8, ..."""
-    if run < 0:
-        run = -run
-    if not (opts & OPT_GALLOP) or run < 2:
-        return 1
-    return 1 << min(run - 1, 20)
+    answers the same way (negative: fail-low): with OPT_GALLOP 1, then 2,
+    4, 8, ...; with OPT_STRIDE 1, then 2 a time upwards only (a fall's
+    probes after the first are cheap: the refutations nearer the value);
+    else 1."""
+    if opts & OPT_GALLOP:
+        if run < 0:
+            run = -run
+        return 1 if run < 2 else 1 << min(run - 1, 20)
+    return 2 if (opts & OPT_STRIDE) and run >= 2 else 1
 
 
 #: The paranoid search's table and max-n's (_maxn.pxi), each under _TABLE_LOCK.

@@ -87,7 +87,7 @@ def test_the_estimate_stays_within_what_the_answers_allow() -> None:
     alone = _search.ALL_OPTIONS & ~_search.OPTIONS["gallop"]
     for _ in range(300):
         lo, taken = rng.randint(-20, 3), rng.randint(0, 6)
-        hi = taken + rng.randint(0, 25)
+        hi = max(lo, taken + rng.randint(0, 25))
         value, guess = rng.randint(lo, hi), rng.randint(lo - 3, hi + 3)
         plan = _search.ProbePlan(lo, hi, taken, guess, alone)
         low, high = lo, hi
