@@ -306,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error(f"--threads: {args.threads} is not at least 1")
+    if args.time_limit is not None and not args.time_limit > 0:
+        parser.error(f"--time-limit: {args.time_limit:g} seconds is not more than 0")
     if args.own_tables and args.threads < 2:
         parser.error("--own-tables needs --threads 2 or more (it gives each thread its own table)")
     if args.whole_cards and args.threads < 2:

@@ -319,6 +319,8 @@ def test_the_solver_benchmark_warms_its_table_on_a_position_it_does_not_count() 
 @pytest.mark.parametrize(("args", "said"), [
     (["--threads", "0"], "--threads: 0 is not at least 1"),
     (["--own-tables"], "--own-tables needs --threads 2 or more"),
+    (["--time-limit", "-1"], "--time-limit: -1 seconds is not more than 0"),
+    (["--time-limit", "0"], "--time-limit: 0 seconds is not more than 0"),
 ])
 def test_the_solver_benchmark_refuses_a_thread_count_it_cannot_use(args, said) -> None:
     run = _solver_bench(*args)
