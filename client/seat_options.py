@@ -37,10 +37,8 @@ class SeatsScreen(WaitingScreen, inherit_bindings=False):
             return self.tr("o_all_here")
         return self.tr("o_away", names=", ".join(s.name for s in away))
 
-    def _draw(self) -> None:
-        super()._draw()
-        keys = self.tr("o_keys_host") if self._host() else self.tr("o_keys")
-        self.query_one("#roomkeys").update(keys)
+    def _keys(self) -> str:
+        return self.tr("o_keys_host") if self._host() else self.tr("o_keys")
 
     def action_replace(self) -> None:
         seat = self._chosen()

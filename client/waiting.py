@@ -29,6 +29,7 @@ from .log_lines import shown_name
 from .new_table import BOTS, STAND_IN_DELAYS, bot_label, delay_text
 from .refusals import refusal
 from .table import TableScreen
+from .teardown import taken_down
 
 #: How long a word on a key stands before the cue comes back.
 MESSAGE_SECONDS = 6.0
@@ -112,6 +113,8 @@ class WaitingScreen(Screen):
     # ---------------------------------------------------------------- drawing
 
     def _draw(self) -> None:
+        if taken_down(self, "#roomtitle"):  # an answer to a key after the room went
+            return
         tr, info = self.tr, self.info
         me = self.table.seat.seat if self.table.seat is not None else None
         title = tr("title") if info is None else tr(
@@ -135,10 +138,13 @@ class WaitingScreen(Screen):
         fresh = self.message and time.monotonic() < self._message_until
         self.query_one("#roommsg", Static).update(self.message if fresh
                                                   else plain(self._cue(seats)))
+        self.query_one("#roomkeys", Static).update(plain(self._keys()))
+
+    def _keys(self) -> str:
+        """The keys line (the seats screen, over a game, has its own)."""
+        tr = self.tr
         keys = tr("r_keys") if self._token() else tr("r_keys_watch")
-        if self._host():
-            keys += "\n" + tr("r_keys_host")
-        self.query_one("#roomkeys", Static).update(plain(keys))
+        return keys + "\n" + tr("r_keys_host") if self._host() else keys
 
     def _cue(self, seats: list[table_pb2.SeatInfo]) -> str:
         open_seats = [self.tr("r_seat", n=s.seat + 1) for s in seats if s.kind == EMPTY]

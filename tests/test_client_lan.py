@@ -252,6 +252,41 @@ def test_after_the_game_play_again_makes_the_table_anew():
     run(main())
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_start_refused_after_the_room_went_is_dropped(lang):
+    """Enter in the waiting room while someone else starts the game: the room goes as
+    the game begins, and the server's answer to this start (already started) comes
+    after it. The answer is dropped; it used to look for the room's gone widgets, fail
+    its worker and end the app (a CI run saw it, the keys of the hand then going
+    nowhere). Here the key is pressed on the room just gone: the same order, always."""
+
+    async def main():
+        async with local_server() as target:
+            app = CursedBottleApp(target, lang=lang, name="Ann", remember_seats=False)
+            async with app.run_test(size=SIZE) as pilot:
+                _lobby, form = await new_table_form(pilot, app)
+                form.query_one("#players").value = 2
+                form.query_one("#bots").value = "rule"
+                await pilot.pause()
+                await click(pilot, "#ok")
+                await until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+                room = app.screen
+                await until(pilot, lambda: app.tr("r_full") in _flat(app))
+                await pilot.press("s")
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                await until(pilot, lambda: not room.query("#roomtitle"))
+                room.action_start()  # the other key: its answer finds the room gone
+                started = [w for w in app.workers if w.group == "room"]
+                assert started
+                for worker in started:
+                    await worker.wait()
+                    assert worker.error is None
+                await pilot.pause()
+                assert app.is_running and isinstance(app.screen, TableScreen)
+
+    run(main())
+
+
 def test_a_list_on_its_way_when_the_lobby_is_taken_down_is_dropped():
     """The lobby lists the tables again every few seconds; a list that arrives
     after its widgets are gone (the app quitting) is dropped, not an error at
