@@ -420,7 +420,7 @@ def test_history_lists_the_rest_and_names_the_damaged_table_once(template, tmp_p
 
 def start(db: Path, log: Path) -> subprocess.Popen:
     command = [sys.executable, "-m", "cursedbottle.cli.main", "serve", "--host", "127.0.0.1"]
-    command += ["--port", "0", "--db", str(db)]
+    command += ["--port", "0", "--db", str(db), "--bot-delay", "0"]
     return subprocess.Popen(command, stderr=log.open("w"))
 
 
