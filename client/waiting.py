@@ -81,6 +81,9 @@ class WaitingScreen(Screen):
         self.level = "heuristic"
         self.message: Text | str = ""
         self._message_until = 0.0
+        #: The cue's style while the message stands ("yellow" after Enter with seats
+        #: open: the cue itself, kept true as the seats change, is the answer).
+        self._cue_style = ""
         #: The calls go one after the other, in the order of the keys.
         self._calls = asyncio.Lock()
         #: The table as the host's last SetStandIns answered (fresher than the stream).
@@ -135,9 +138,10 @@ class WaitingScreen(Screen):
                 stand_in += f" ({bot_label(tr, info.stand_in_bot)})"
             settings.append(tr("r_stand_ins", what=stand_in))
         self.query_one("#roomsettings", Static).update(plain("\n".join(settings)))
-        fresh = self.message and time.monotonic() < self._message_until
-        self.query_one("#roommsg", Static).update(self.message if fresh
-                                                  else plain(self._cue(seats)))
+        fresh = time.monotonic() < self._message_until
+        cue = plain(self._cue(seats), self._cue_style if fresh else "")
+        self.query_one("#roommsg", Static).update(self.message if fresh and self.message
+                                                  else cue)
         self.query_one("#roomkeys", Static).update(plain(self._keys()))
 
     def _keys(self) -> str:
@@ -154,10 +158,10 @@ class WaitingScreen(Screen):
             return self.tr("r_waiting", seats=", ".join(open_seats))
         return self.tr("r_full")
 
-    def _say(self, message: Text | str) -> None:
-        """A word on what a key did (a refusal, a hint): it stands a few seconds, then
-        the cue comes back."""
-        self.message = message
+    def _say(self, message: Text | str, cue_style: str = "") -> None:
+        """A word on what a key did (a refusal, a hint; or, with no word, the cue in
+        `cue_style`): it stands a few seconds, then the cue comes back."""
+        self.message, self._cue_style = message, cue_style
         self._message_until = time.monotonic() + MESSAGE_SECONDS
         self.set_timer(MESSAGE_SECONDS, self._draw)
         self._draw()
@@ -234,7 +238,7 @@ class WaitingScreen(Screen):
     def action_start(self) -> None:
         open_seats = [s for s in people_seats(self.info) if s.kind == EMPTY]
         if open_seats or self.info is None:
-            self._say(Text(self._cue(people_seats(self.info)), style="yellow"))
+            self._say("", cue_style="yellow")
             return
         self._call(lambda: self.table.session.start(self.table.seat))
 

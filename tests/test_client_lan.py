@@ -19,7 +19,7 @@ from client_support import (
     screen_text,
     until,
 )
-from cursedbottle.client import CursedBottleApp
+from cursedbottle.client import CursedBottleApp, waiting
 from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS
 from cursedbottle.client.new_table import bot_label
@@ -27,9 +27,15 @@ from cursedbottle.client.seat_options import SeatsScreen
 from cursedbottle.client.table import TableScreen
 from cursedbottle.client.waiting import WaitingScreen
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
+from textual.widgets import Static
 
 EMPTY, HUMAN, BOT = (table_pb2.SEAT_KIND_EMPTY, table_pb2.SEAT_KIND_HUMAN,
                      table_pb2.SEAT_KIND_BOT)
+
+
+def _cue_style(room: WaitingScreen) -> str:
+    """The style the room's cue line is drawn in."""
+    return str(room.query_one("#roommsg", Static).content.style)
 
 
 def _flat(app) -> str:
@@ -38,7 +44,10 @@ def _flat(app) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
+def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang, monkeypatch):
+    # A word on a key stands until the next key (here), so that a stale one shows.
+    monkeypatch.setattr(waiting, "MESSAGE_SECONDS", 600.0)
+
     async def main():
         async with local_server() as target:
             channel = grpc.aio.insecure_channel(target, options=CLIENT_OPTIONS)
@@ -93,9 +102,15 @@ def test_two_friends_and_a_bot_from_the_form_to_the_lobby(lang):
                 await pilot.press("a", "a", "a", "a")
                 await until(pilot, lambda: room.info.stand_in_after_seconds == 5)
                 await until(pilot, lambda: tr("l_stand_after", s="5") in _flat(app))
-                # A friend sits down: every seat taken, and still nothing starts by itself.
+                # Enter with seat 2 open starts nothing: the cue, in yellow, says why.
+                await pilot.press("s")
+                await until(pilot, lambda: _cue_style(room) == "yellow")
+                assert tr("r_waiting", seats=tr("r_seat", n=2)) in _flat(app)
+                # A friend sits down: every seat taken (the yellow cue follows: no seat
+                # is called open that is not), and still nothing starts by itself.
                 await stub.Join(table_pb2.JoinRequest(table_id=table_id, name="Bob"))
                 await until(pilot, lambda: tr("r_full") in _flat(app))
+                assert _cue_style(room) == "yellow"
                 assert "Bob" in _flat(app)
                 await pilot.pause(0.5)
                 assert (await info(table_id)).state == table_pb2.TABLE_STATE_WAITING
