@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 
 import pytest
 from client_support import SIZE, local_server, quick_app, run, screen_text, table_screen, until
@@ -167,3 +168,42 @@ def test_enter_while_the_hint_thinks_says_so_and_waits(lang):
             assert not screen.message or screen.message != screen.tr("hint_stale")
 
     run(main(), timeout=60)
+
+
+@pytest.mark.parametrize("refused", [False, True], ids=["answer", "refusal"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_hint_that_comes_after_its_pop_up_was_closed_is_dropped(lang, refused):
+    """h, then Esc while the server still thinks: its answer, or its refusal (here
+    of a wrong token), finds the pop-up gone and is dropped; it used to draw into
+    the gone pop-up, fail its worker and end the app.  The next h asks again."""
+
+    async def main():
+        async with _at_the_setup(lang, "hint-closed") as (app, pilot, screen):
+            asked = screen.session.hint
+            go = asyncio.Event()
+
+            async def slow_hint(seat, *args, **kwargs):  # the server thinks until told
+                await go.wait()
+                if refused:
+                    seat = dataclasses.replace(seat, token="not-a-token")
+                return await asked(seat, *args, **kwargs)
+
+            screen.session.hint = slow_hint
+            await pilot.press("h")
+            await until(pilot, lambda: isinstance(app.screen, HintScreen))
+            closed = app.screen
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen and not closed.query("#hinttext"))
+            fetching = [w for w in app.workers if w.group == "hint"]
+            assert fetching
+            go.set()
+            for worker in fetching:
+                await worker.wait()
+                assert worker.error is None
+            await pilot.pause()
+            assert app.is_running and app.screen is screen
+            screen.session.hint = asked
+            hint = await _hint(pilot, app, screen)
+            assert hint.actions
+
+    run(main(), timeout=90)

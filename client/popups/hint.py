@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from ..hints import hint_table
 from ..model import TableModel
+from ..teardown import taken_down
 from .base import Popup
 
 
@@ -50,11 +51,11 @@ class HintScreen(Popup[str | None]):
             Text(self.tr("hint_wait_enter"), style="italic"))
 
     def show(self, hint: table_pb2.HintResponse) -> None:
-        if self.is_mounted:  # (not after the pop-up was closed)
+        if not taken_down(self, "#hinttext"):  # (not after the pop-up was closed)
             self.hint = hint
 
     def show_error(self, text: str) -> None:
-        if self.is_mounted:
+        if not taken_down(self, "#hinttext"):
             self.error = text
 
     def watch_hint(self, hint: table_pb2.HintResponse) -> None:
