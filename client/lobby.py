@@ -148,6 +148,8 @@ class LobbyScreen(Screen):
 
     def _message(self) -> None:
         """The keys (and what the star means), under a refusal of the last few seconds."""
+        if taken_down(self, "#lobbymsg"):  # a refusal that came as the app quit
+            return
         tr = self.tr
         msg = tr("lobby_keys") if self.tables else tr("no_tables")
         if any(info.table_id in self.held for info in self.tables):
