@@ -302,10 +302,11 @@ def test_a_start_refused_after_the_room_went_is_dropped(lang):
     run(main())
 
 
-def test_a_list_on_its_way_when_the_lobby_is_taken_down_is_dropped():
+def test_answers_on_their_way_when_the_lobby_is_taken_down_are_dropped():
     """The lobby lists the tables again every few seconds; a list that arrives
     after its widgets are gone (the app quitting) is dropped, not an error at
-    the exit (seen once, under load: the refresh failing on its missing table)."""
+    the exit (seen once, under load: the refresh failing on its missing table).
+    So is the refusal of a seat at a table gone meanwhile (a real NOT_FOUND)."""
 
     async def main():
         async with local_server() as target:
@@ -315,26 +316,11 @@ def test_a_list_on_its_way_when_the_lobby_is_taken_down_is_dropped():
                 lobby = app.screen
                 await until(pilot, lambda: app.tr("no_tables") in screen_text(app))
                 await refresh_when_bare(lobby)
+                worker = lobby._enter("no-such-table", False)
+                await worker.wait()  # WorkerFailed, were it to look for its widgets
+                assert worker.is_finished and worker.error is None
                 await pilot.press("q")
                 await until(pilot, lambda: not app.is_running)
 
     run(main())
 
-
-def test_a_refusal_on_its_way_when_the_lobby_is_taken_down_is_dropped():
-    """Enter on a table that is gone by the time the server answers, as the app
-    quits: the refusal finds the lobby's widgets gone and is dropped."""
-
-    async def main():
-        async with local_server() as target:
-            app = CursedBottleApp(target, name="Ann", remember_seats=False)
-            async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                lobby = app.screen
-                await until(pilot, lambda: app.tr("no_tables") in screen_text(app))
-                await lobby.remove_children()
-                worker = lobby._enter("no-such-table", False)
-                await worker.wait()  # WorkerFailed, were it to look for its widgets
-                assert worker.is_finished and worker.error is None
-
-    run(main())
