@@ -33,7 +33,11 @@ from .refusals import refusal
 from .seat_options import SeatsScreen
 from .store import SavedSeat, SeatStore
 from .table import RulesScreen, TableScreen
+from .teardown import taken_down
 from .waiting import WaitingScreen
+
+#: How long the app waits for the server's channel before it says it cannot reach it.
+CONNECT_SECONDS = 20.0
 
 __all__ = ["BOTS", "PLAYERS", "Connecting", "CreateScreen", "CursedBottleApp", "LobbyScreen",
            "NewTable", "QuickGame", "QuitScreen", "player_options",
@@ -98,19 +102,19 @@ class CursedBottleApp(App):
         if self.offline_model is not None:
             self.push_screen(TableScreen(self.offline_model, None, None, self.hint_budget_ms))
             return
-        self.push_screen(Connecting(self.tr("connecting", target=self.target),
-                                    self.tr("quit_hint")))
-        self.connect()
+        connecting = Connecting(self.tr("connecting", target=self.target), self.tr("quit_hint"))
+        self.push_screen(connecting)
+        self.connect(connecting)
 
     @work(exclusive=True, group="connect")
-    async def connect(self) -> None:
+    async def connect(self, connecting: Connecting) -> None:
+        """Reach the server, then the lobby or the table; what fails is said on
+        `connecting` (under the rules, if `?` opened them meanwhile)."""
         self.session = Session(self.target)
         try:
-            await self.session.ready(timeout=20)
+            await self.session.ready(timeout=CONNECT_SECONDS)
         except TimeoutError:
-            self.screen.query_one("#connecting", Static).update(
-                Text(self.tr("cannot_connect", target=self.target, msg="timeout"), style="red")
-            )
+            connecting.say(self.tr("cannot_connect", target=self.target, msg="timeout"))
             return
         try:
             if self.quick is not None:
@@ -124,9 +128,7 @@ class CursedBottleApp(App):
             # the server's refusal in the reader's words (the link's own in English)
             said = error_text(exc) if key != "refused" and self.tr.lang == "en" else refusal(
                 self.tr, exc)
-            self.screen.query_one("#connecting", Static).update(
-                Text(self.tr(key, target=self.target, msg=said), style="red")
-            )
+            connecting.say(self.tr(key, target=self.target, msg=said))
 
     async def start_quick(self, quick: QuickGame, table_name: str | None = None,
                           replace: bool = True) -> None:
@@ -343,3 +345,8 @@ class Connecting(Screen):
     def compose(self) -> ComposeResult:
         yield Static(plain(self.text), id="connecting", markup=False)
         yield Static(self.keys, id="connkeys", markup=False)
+
+    def say(self, text: str) -> None:
+        """Why the server cannot be reached, in red (nothing once the screen went)."""
+        if not taken_down(self, "#connecting"):
+            self.query_one("#connecting", Static).update(Text(text, style="red"))
