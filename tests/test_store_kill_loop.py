@@ -91,6 +91,7 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
             return ended
 
     progress: list[tuple[int, bool]] = []  # (actions stored, killed) after each life
+    missed_end = False  # the game ended, and the server was killed before they heard
     for lives in range(1, MAX_LIVES + 1):
         server = Server(db, port, tmp_path / f"life{lives}.log")
         try:
@@ -106,10 +107,17 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
         kills += killed and server.process.returncode == -signal.SIGKILL
         with Store.reader(db) as store:
             stored = [a for a, _ in store.actions(table_id)]
+            finished = bool(store.tables("finished"))
         # Whatever moment the kill fell on, every acknowledged action is stored, in order.
         assert is_subsequence(acked_in_order(humans), stored), f"life {lives} lost an action"
         progress.append((len(stored), killed))
         if over:
+            break
+        if finished:
+            # Killed after the last action was stored, before the end reached the
+            # clients (seen under load): a finished table is not served again, it
+            # stays for `history` (docs/storage.md), so no later life could end it.
+            missed_end = True
             break
     else:
         # (What each life got done says whether the game stalled or only ran long.)
@@ -119,10 +127,12 @@ def test_kill_and_restart_at_random_moments_loses_no_acknowledged_action(tmp_pat
     for h in humans:
         # Every event once, in order, across all lives of the server.
         assert [e.sequence for e in h.events] == list(range(len(h.events)))
-    (ended,) = [e.game_ended for e in humans[0].events if e.HasField("game_ended")]
+    ends = [e.game_ended for e in humans[0].events if e.HasField("game_ended")]
+    assert len(ends) == (0 if missed_end else 1)
     with Store.reader(db) as store:
         actions = [a for a, _ in store.actions(table_id)]
         (table,) = store.tables()
     uninterrupted = Game.replay(store_rules(db, table_id), SEED, actions)
     assert uninterrupted.is_over and table.state == "finished"
-    assert list(ended.totals) == list(uninterrupted.totals) == table.totals
+    assert list(uninterrupted.totals) == table.totals
+    assert all(list(ended.totals) == table.totals for ended in ends)
