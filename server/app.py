@@ -10,6 +10,7 @@ pings with GOAWAY "too_many_pings", so `CLIENT_OPTIONS` stays above that.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
@@ -22,7 +23,7 @@ from grpc_reflection.v1alpha import reflection
 from .address import bind_failed, check_listen, local_addresses
 from .limits import Limits
 from .lobby import Lobby
-from .restore import restore
+from .restore import bring_back, restore
 from .runner import BotRunner
 from .service import SERVICE, CursedBottleService, add_to_server
 from .store import Store
@@ -91,8 +92,9 @@ async def start_server(
 ) -> Running:
     """Bind, register everything and start serving (port 0: any free port).
 
-    With a `store`, every unfinished table in it is rebuilt first and goes on,
-    and every change is written to it before it is acknowledged.
+    With a `store`, every unfinished table in it is rebuilt first and goes on, a
+    finished one comes back when a player of it asks (`bring_back`), and every
+    change is written to it before it is acknowledged.
     """
     check_listen(host, port)  # the cause in words, before anything starts; no raw gRPC log
     workers = bot_workers or max(8, 2 * (os.cpu_count() or 2))
@@ -102,6 +104,7 @@ async def start_server(
     if store is not None:
         lobby.store = store
         restored = restore(lobby, store)
+        lobby.bring_back = functools.partial(bring_back, lobby, store)
     server = grpc.aio.server(options=SERVER_OPTIONS)
     service = CursedBottleService(lobby)
     add_to_server(service, server)

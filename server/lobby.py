@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from cursedbottle.engine.rules import Rules
 
@@ -51,6 +51,9 @@ class Lobby:
         #: Tokens of restored tables, known by hash until their holder comes back.
         self.token_hashes: dict[str, Table] = {}
         self.closing: str | None = None
+        #: A finished table from the database for a seat token of it (table id, token),
+        #: or None: server/restore.py's `bring_back`, set where the store is opened.
+        self.bring_back: Callable[[str, str], Table | None] | None = None
 
     def token_changed(self, token: str, table: Table | None) -> None:
         """A seat's token now opens `table` (None: it opens nothing any more)."""
@@ -182,7 +185,10 @@ class Lobby:
         return table
 
     def seat(self, table_id: str, token: str) -> tuple[Table, int]:
-        """The table and seat a seat token opens."""
+        """The table and seat a seat token opens (a finished table the server no
+        longer holds comes back for its players: `_bring_back`)."""
+        if table_id not in self.tables and token:
+            self._bring_back(table_id, token)
         table = self.table(table_id)
         owner = self.tokens.get(token)
         if owner is None and token and self.token_hashes:
@@ -197,6 +203,22 @@ class Lobby:
             if seat.token is not None and hmac.compare_digest(seat.token, token):
                 return table, seat.number
         raise unauthenticated("UNKNOWN_TOKEN", "unknown seat token: Join a seat to get one")
+
+    def _bring_back(self, table_id: str, token: str) -> None:
+        """A game that ended as the server died never told its players the end; the
+        table comes back from the database for them, read-only, within `max_tables`."""
+        if self.bring_back is None:
+            return
+        if len(self.tables) >= self.limits.max_tables:
+            self._evict()
+        if len(self.tables) >= self.limits.max_tables:
+            raise exhausted(
+                "TOO_MANY_TABLES",
+                f"this server holds at most {self.limits.max_tables} tables, and none is "
+                f"free to go, so the finished game at table {table_id} cannot be shown now: "
+                "try again later (the host's `cursed-bottle history` has it)",
+            )
+        self.bring_back(table_id, token)
 
     def _adopt(self, token: str) -> Table | None:
         """A restored seat's token, recognised by its hash, becomes known in clear again."""

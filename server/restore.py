@@ -11,11 +11,14 @@ in the log saying which and what is wrong; the others come back.
 
 from __future__ import annotations
 
+import logging
+
 from cursedbottle.bots import Bot, make_bot
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.hand import Hand
 from cursedbottle.engine.records import HandRecord, record_of
 
+from .credentials import token_hash
 from .decoding import within
 from .errors import ServiceError
 from .lobby import Lobby
@@ -26,25 +29,16 @@ from .stand_ins import bot_seed
 from .store import Store
 from .tables import Table
 
+log = logging.getLogger("cursedbottle.server")
+
 
 def restore(lobby: Lobby, store: Store) -> list[Table]:
     """Rebuild every unfinished table of the database into `lobby` and set it going."""
     restored = []
     for row in store.unfinished():
-        try:
-            table = rebuild(lobby, row)
-        except Damaged as exc:
-            store.report(Damage(row.table_id, str(exc)))
-            if exc.hand is not None:  # nor is that hand shown (ListHands, ReviewHand)
-                what = str(exc).removeprefix(f"hand {exc.hand}: ")
-                store.report(Damage(row.table_id, what, exc.hand))
-            continue
-        except Exception as exc:  # what the checks did not foresee: still this table only
-            store.report(Damage(row.table_id, f"cannot be rebuilt: {exc!r}"))
-            continue
-        table.store = store
-        lobby.adopt(table)
-        restored.append(table)
+        table = _rebuilt(lobby, store, row)
+        if table is not None:
+            restored.append(table)
     going = []
     for table in restored:
         try:
@@ -55,6 +49,48 @@ def restore(lobby: Lobby, store: Store) -> list[Table]:
             continue
         going.append(table)
     return going
+
+
+def bring_back(lobby: Lobby, store: Store, table_id: str, token: str) -> Table | None:
+    """A finished game's table, for one of its players coming back after a restart.
+
+    A game can end just as the server dies: its last action is stored, the end never
+    reaches the clients, and `restore` does not load finished tables.  A player who
+    comes back with a seat token of it gets the table again, read-only (the game is
+    over), so the rest of the log and the final standings reach them.  Only a seat
+    token opens this (an id alone does not), and the table then counts among the
+    lobby's tables and goes, like any finished one, when room is needed.  None when
+    the token is not one of the table's seats', the table never started or is not
+    finished, or its rows are damaged (reported, as at a restart).
+    """
+    if store.damage_of(table_id) is not None:  # told once already; not replayed again
+        return None
+    row = store.finished(table_id)
+    if row is None or not any(s.token_sha256 == token_hash(token) for s in row.seats):
+        return None
+    table = _rebuilt(lobby, store, row)
+    if table is not None:
+        log.info("table %s brought back (finished): a player came back to it", table_id)
+    return table
+
+
+def _rebuilt(lobby: Lobby, store: Store, row: StoredTable) -> Table | None:
+    """The stored table rebuilt and adopted by the lobby; None if it is damaged
+    (reported: one line in the log, and the hand at fault left out of ListHands)."""
+    try:
+        table = rebuild(lobby, row)
+    except Damaged as exc:
+        store.report(Damage(row.table_id, str(exc)))
+        if exc.hand is not None:  # nor is that hand shown (ListHands, ReviewHand)
+            what = str(exc).removeprefix(f"hand {exc.hand}: ")
+            store.report(Damage(row.table_id, what, exc.hand))
+        return None
+    except Exception as exc:  # what the checks did not foresee: still this table only
+        store.report(Damage(row.table_id, f"cannot be rebuilt: {exc!r}"))
+        return None
+    table.store = store
+    lobby.adopt(table)
+    return table
 
 
 def rebuild(lobby: Lobby, row: StoredTable) -> Table:
@@ -73,7 +109,7 @@ def rebuild(lobby: Lobby, row: StoredTable) -> Table:
     finished = 0
     if row.state == "waiting" and row.actions:
         raise Damaged(f"waiting to start, yet {len(row.actions)} actions are stored")
-    if row.state == "playing":
+    if row.state == "playing" or (row.state == "finished" and row.actions):
         game = Game(row.rules, row.seed, row.first_dealer)
         times = [row.started_ns or row.created_ns] * len(game.events)
         acted: dict[int, int] = {}  # player → the log's length after its last action
@@ -86,10 +122,14 @@ def rebuild(lobby: Lobby, row: StoredTable) -> Table:
             times.extend([time_ns] * (len(game.events) - len(times)))
             if mover is not None:
                 acted[mover] = len(game.events)
-        if game.is_over:
-            raise Damaged(f"still playing, yet its {len(row.actions)} actions end the game")
-        finished = len(game.hands) - 1
+        if game.is_over != (row.state == "finished"):
+            raise Damaged(
+                f"still playing, yet its {len(row.actions)} actions end the game"
+                if game.is_over
+                else f"finished, yet its {len(row.actions)} actions do not end the game"
+            )
         table.restore_game(game, times, acted)
+        finished = table.hands_finished
     stored = len(row.hands)
     if stored != finished:
         plural = "" if finished == 1 else "s"

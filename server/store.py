@@ -340,18 +340,28 @@ class Store(Database):
     def unfinished(self) -> list[StoredTable]:
         """Tables to resume: waiting or playing, with their actions, and whose finished
         hands' rows decode; a damaged one is reported and left out."""
-        out = []
-        for table in self.tables():
-            if table.state == "finished":
-                continue
-            try:
-                table.actions = self._actions(table.table_id, table.rules.deck)
-                table.hands = self._hands_of(table.table_id)
-            except Damaged as exc:
-                self.report(Damage(table.table_id, str(exc)))
-                continue
-            out.append(table)
-        return out
+        unfinished = (table for table in self.tables() if table.state != "finished")
+        return [table for table in unfinished if self._played(table)]
+
+    def finished(self, table_id: str) -> StoredTable | None:
+        """A finished game's table with its actions and hands, to serve it again
+        (server/restore.py, `bring_back`); None if there is none (not finished, never
+        started) or its rows are damaged (reported)."""
+        table = self.table(table_id)
+        if table is None or table.state != "finished" or table.started_ns is None:
+            return None
+        return table if self._played(table) else None
+
+    def _played(self, table: StoredTable) -> bool:
+        """Read the table's actions and hands into it; False (and reported) if they
+        do not decode."""
+        try:
+            table.actions = self._actions(table.table_id, table.rules.deck)
+            table.hands = self._hands_of(table.table_id)
+        except Damaged as exc:
+            self.report(Damage(table.table_id, str(exc)))
+            return False
+        return True
 
     def _hands_of(self, table_id: str) -> list[StoredHand]:
         """Every finished hand of a table, numbered 1, 2, … (`Damaged` if one is not)."""

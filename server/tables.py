@@ -540,10 +540,10 @@ class Table(HostChoices):
     def restore_game(self, game: Game, times: list[int], acted: dict[int, int]) -> None:
         """The game replayed from the database, with its events' times and where each
         player last acted in the log (so an act sent again across the restart is
-        still stale)."""
+        still stale); a game that is over leaves the table finished."""
         self.game, self.times = game, times
         self._acted = dict(acted)
-        self.state = State.PLAYING
+        self.state = State.FINISHED if game.is_over else State.PLAYING
 
     # ------------------------------------------------------------ subscribers
 

@@ -15,6 +15,7 @@ from cursedbottle.engine.actions import Play
 from cursedbottle.engine.cards import CURSED_BOTTLE
 from cursedbottle.engine.game import Game
 from cursedbottle.engine.records import HandRecord, replay
+from cursedbottle.server.limits import Limits
 from cursedbottle.server.remote import RemoteSeat, random_policy
 from cursedbottle.server.store import (
     SCHEMA_VERSION,
@@ -31,6 +32,7 @@ from test_server_support import (
     add_bots,
     create,
     fingerprint,
+    play_out,
     refused,
     rules,
     run,
@@ -297,3 +299,85 @@ def test_a_table_that_cannot_be_rebuilt_is_skipped_and_the_others_come_back(tmp_
     assert restored == [fine] and tables == {fine}
     # (every other kind of damage: tests/test_store_damage.py)
     assert f"table {broken} skipped: action 0: the engine refuses it: " in caplog.text
+
+
+def test_a_game_that_ended_as_the_server_died_comes_back_for_its_players(tmp_path, caplog):
+    """The last action is stored and the server dies before its players hear the end:
+    finished tables are not resumed, yet a player coming back with a seat token gets
+    the rest of the log and the final standings; nobody else can bring it back."""
+    db = tmp_path / "tables.db"
+
+    async def first_life():
+        async with serving(store=Store(db)) as (running, stub):
+            table_id, host = await create(stub, rules(3, hands=1))
+            seats = await seat_humans(stub, table_id, 3)
+
+            async def start():
+                await stub.Start(table_pb2.StartRequest(table_id=table_id, token=host))
+
+            await play_out(seats, start)
+            unstarted, _ = await create(stub, rules(3, hands=1))
+            (lone,) = await seat_humans(stub, unstarted, 1)
+            running.lobby.sweep(now=float("inf"))  # it goes, kept as finished, never started
+            events = seats[0].events
+            end = next(e.sequence for e in events if e.HasField("game_ended"))
+            return table_id, [s.token for s in seats], events, end, (unstarted, lone.token)
+
+    table_id, tokens, events, end, (unstarted, lone) = run(first_life())
+    assert all(e.sequence == n for n, e in enumerate(events))
+
+    async def second_life():
+        async with serving(store=Store(db), limits=Limits(max_tables=1)) as (running, stub):
+            assert running.restored == [] and running.lobby.tables == {}
+            # An id alone (a spectator, a join) or a wrong token brings nothing back.
+            watch = stub.Watch(table_pb2.WatchRequest(table_id=table_id))
+            await refused(watch.read(), grpc.StatusCode.NOT_FOUND, "NO_SUCH_TABLE")
+            await refused(
+                stub.Join(table_pb2.JoinRequest(table_id=table_id, name="late")),
+                grpc.StatusCode.NOT_FOUND, "NO_SUCH_TABLE",
+            )
+            for token in ("nope", lone):  # (the other table's seat token)
+                await refused(
+                    stub.Leave(table_pb2.LeaveRequest(table_id=table_id, token=token)),
+                    grpc.StatusCode.NOT_FOUND, "NO_SUCH_TABLE",
+                )
+            assert running.lobby.tables == {}
+            # A table that never started has no game to show.
+            await refused(
+                stub.Leave(table_pb2.LeaveRequest(table_id=unstarted, token=lone)),
+                grpc.StatusCode.NOT_FOUND, "NO_SUCH_TABLE",
+            )
+            # Seat 1 comes back from a few events before the end, as a client would.
+            back = RemoteSeat(stub, table_id, tokens[1], 1, random_policy(1))
+            await asyncio.wait_for(back.play(from_sequence=end - 3), 10)
+            assert back.closed == "the game is over" and back.actions == 0
+            assert [e.sequence for e in back.events] == [end - 3, end - 2, end - 1, end]
+            assert back.events[-1] == events[end]  # (seat 0's view, the same at the end)
+            table = table_of(running, table_id)
+            assert table.state.name == "FINISHED"
+            info = (await stub.GetTable(table_pb2.GetTableRequest(table_id=table_id))).table
+            assert info.state == table_pb2.TABLE_STATE_FINISHED
+            # Read-only: nothing more to play, no hint; the state is unchanged.
+            await refused(
+                stub.Hint(table_pb2.HintRequest(table_id=table_id, token=tokens[0])),
+                grpc.StatusCode.FAILED_PRECONDITION, "NOT_PLAYING",
+            )
+            before = fingerprint(table)  # (seat 0's token is known in clear from here)
+            play = table_pb2.ActRequest(table_id=table_id, token=tokens[0])
+            play.action.play.card.code = "AH"
+            await refused(stub.Act(play), grpc.StatusCode.FAILED_PRECONDITION)
+            assert fingerprint(table) == before
+            # It counts among the tables: a new one takes its place once nobody follows
+            # it, and its players can bring it back again once there is room.
+            made, _ = await create(stub, rules(3, hands=1))
+            assert list(running.lobby.tables) == [made]
+            message = await refused(
+                stub.Leave(table_pb2.LeaveRequest(table_id=table_id, token=tokens[2])),
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_TABLES",
+            )
+            assert "history" in message
+            assert list(running.lobby.tables) == [made]
+
+    caplog.set_level("INFO", logger="cursedbottle.server")
+    run(second_life())
+    assert f"table {table_id} brought back (finished)" in caplog.text
