@@ -41,7 +41,7 @@ class Cue:
             return
 
         def clear() -> None:
-            if getattr(self, name) == text and not (name == "note" and self._tutoring):
+            if getattr(self, name) == text and not (name == "note" and self._tutoring is not None):
                 setattr(self, name, "")
 
         timers[name] = self.set_timer(MESSAGE_SECONDS, clear)

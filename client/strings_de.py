@@ -259,6 +259,8 @@ DE: dict[str, str] = {
     "tutor_text": "{card} ist {value} wert; {best} ist {best_value} wert ({loss} Punkte mehr).",
     "tutor_keys": "j/y: trotzdem spielen · n/Esc: neu wählen",
     "tutor_failed": "Der Tutor konnte nicht antworten ({msg}); die Karte wurde nicht gespielt.",
+    "tutor_dropped": "Du hast q gedrückt, während der Tutor nachdachte: "
+                     "{card} wurde nicht gespielt.",
     "resumed": "Dein Platz {seat} an diesem Tisch ist wieder da.",
     "g_cursed": "Verfluchte Flasche",
     "g_imp": "Flaschenteufel",

@@ -251,6 +251,7 @@ EN: dict[str, str] = {
     "tutor_text": "{card} is worth {value}; {best} is worth {best_value} ({loss} points more).",
     "tutor_keys": "y: play it anyway · n/Esc: choose again",
     "tutor_failed": "The tutor could not answer ({msg}); the card was not played.",
+    "tutor_dropped": "You pressed q while the tutor was thinking: {card} was not played.",
     "resumed": "Resumed your seat {seat} at this table.",
     "g_cursed": "Cursed Bottle",
     "g_imp": "Bottle Imp",

@@ -40,7 +40,8 @@ from .prompt import Said, not_your_turn, refusal_text
 from .refusals import refusal
 from .review import hand_loader
 from .stream import Back, Lost, Refused, resume
-from .tutor import action_code, tutor_loss, warning
+from .tutor import action_code, tutor_loss
+from .tutoring import Tutoring
 from .widgets import (
     NUMBER_KEYS,
     Banner,
@@ -62,7 +63,7 @@ __all__ = ["GameOverScreen", "HandEndScreen", "HintScreen", "RulesScreen", "Tabl
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 
 
-class TableScreen(Cue, Screen):
+class TableScreen(Cue, Tutoring, Screen):
     """One table, from one seat (or as a spectator)."""
 
     BINDINGS: ClassVar[list] = [
@@ -110,7 +111,8 @@ class TableScreen(Cue, Screen):
         self.seat = seat
         self.hint_budget_ms = hint_budget_ms
         self.tutor_threshold = tutor_threshold
-        self._tutoring = False  # a card waits for the tutor's hint (or the "are you sure")
+        #: The card that waits for the tutor's hint (or the "are you sure"), if any.
+        self._tutoring: game_pb2.Action | None = None
         self.starting = False
         self._popups = PopupQueue()
         self._busy = False
@@ -278,7 +280,7 @@ class TableScreen(Cue, Screen):
     def _clear(self) -> None:
         """A key was pressed: the refusal goes, and the note unless the tutor speaks."""
         self.message = ""
-        if not self._tutoring:
+        if self._tutoring is None:
             self.note = ""
 
     def action_move(self, direction: int) -> None:
@@ -341,7 +343,7 @@ class TableScreen(Cue, Screen):
 
     def action_choose(self) -> None:
         """Enter: play, stage, confirm or choose, depending on what is asked."""
-        if self._busy or self._tutoring:
+        if self._busy or self._tutoring is not None:
             return
         now = self._step()
         m = self.model
@@ -388,48 +390,6 @@ class TableScreen(Cue, Screen):
             self._replanned()
         else:
             self.message = self.tr("undo_sent")
-
-    # ----------------------------------------------------------------- tutor
-
-    def action_tutor(self) -> None:
-        """t: the tutor on or off (it asks before a card that loses more than the threshold)."""
-        if self.model.me is None or self.session is None:
-            return
-        self.tutor = not self.tutor
-        self.message = ""
-        self.note = (self.tr("tutor_on", points=f"{self.tutor_threshold:g}") if self.tutor
-                     else self.tr("tutor_off"))
-
-    @work(group="tutor")
-    async def _tutored_play(self, action: game_pb2.Action) -> None:
-        """Ask the server for a hint first; play at once if the card is good enough,
-        otherwise ask "are you sure?" (the card is not sent unless the answer is yes)."""
-        self._tutoring = True
-        self.message, self.note = "", self.tr("tutor_thinking")
-        try:
-            hint = self.hint  # a hint asked for this very turn (h) is as good as a new one
-            if hint is None or tutor_loss(hint, action) is None:
-                try:
-                    hint = await self.session.hint(self.seat, self.hint_budget_ms)
-                except grpc.aio.AioRpcError as exc:
-                    self.note = ""
-                    self.message = self.tr("tutor_failed", msg=self._refusal(exc))
-                    return
-            self.note = ""
-            if not self.model.my_turn() or self.model.find_action(
-                "play", action.play.card.code
-            ) is None:
-                return  # the turn moved on meanwhile (it cannot, but never send stale moves)
-            self.hint = hint
-            loss = warning(hint, action, self.tutor_threshold)
-            if loss is None:
-                await self._send([action])
-                return
-            sure = await self.app.push_screen_wait(TutorScreen(self.model, hint, action, loss))
-            if sure and self.model.my_turn():
-                await self._send([action])
-        finally:
-            self._tutoring = False
 
     # --------------------------------------------------------------- sending
 
@@ -539,7 +499,7 @@ class TableScreen(Cue, Screen):
         """Enter in the hint: play (or stage) the best choice; if that can no longer be
         done (the turn or the step moved on), say so rather than do nothing."""
         best = best_now(self.hint, self._step(), self._selectable_codes())
-        if best is None or self._busy or self._tutoring:
+        if best is None or self._busy or self._tutoring is not None:
             self.message = self.tr("hint_stale")
             return
         self._point_at(best)
@@ -576,6 +536,7 @@ class TableScreen(Cue, Screen):
 
     def action_quit(self) -> None:
         """q: a game in progress asks first, unless the app asks itself (a LAN seat)."""
+        self._drop_tutoring()
         if not self.in_progress() or getattr(self.app, "leave_on_quit", False):
             self.app.action_quit()
         else:

@@ -7,14 +7,17 @@ legal card is worse than the best by clearly more than the threshold.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 
 import grpc
+import pytest
 from client_support import (
     SIZE,
     local_server,
     play_by_keys,
+    quick_app,
     run,
     screen_text,
     table_screen,
@@ -23,9 +26,11 @@ from client_support import (
 from cursedbottle.client import CursedBottleApp, QuickGame
 from cursedbottle.client.app import LobbyScreen, QuitScreen
 from cursedbottle.client.net import CLIENT_OPTIONS, Session
+from cursedbottle.client.popups.game_over import AskQuitScreen
 from cursedbottle.client.store import SeatStore
 from cursedbottle.client.table import TutorScreen, tutor_loss
 from cursedbottle.v1 import game_pb2, table_pb2, table_pb2_grpc
+from textual.worker import WorkerState
 
 THRESHOLD = 2.0
 #: The hint samples guessed deals for a fixed time, so its values move a little from
@@ -232,3 +237,57 @@ def test_a_saved_seat_is_resumed_without_a_new_join(monkeypatch):
             await channel.close()
 
     run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_q_while_the_tutor_thinks_drops_the_card(lang):
+    """Enter with the tutor on, then q before its hint comes: the card is not sent,
+    and no "are you sure?" comes up over the question of quitting.  Staying, the
+    player is told the card was not played and chooses again."""
+
+    async def main():
+        async with local_server() as target:
+            app = quick_app(target, game_pb2.Rules(players=3, hands=1), lang=lang,
+                            seed=f"tutor-q-{lang}")
+            async with app.run_test(size=SIZE) as pilot:
+                await play_by_keys(
+                    pilot, app, lambda s: s._step() == "play" and len(s.model.legal) > 1
+                )
+                screen = table_screen(app)
+                await pilot.press("t")
+                asked, go = screen.session.hint, asyncio.Event()
+
+                async def slow_hint(*args, **kwargs):  # the server thinks until told
+                    await go.wait()
+                    return await asked(*args, **kwargs)
+
+                screen.session.hint = slow_hint
+                held, plays, seq = _mine(screen), _my_plays(screen), screen.model.next_seq
+                await pilot.press("right", "enter")
+                await until(pilot, lambda: screen._tutoring is not None)
+                weighing = [w for w in app.workers if w.group == "tutor"]
+                assert weighing
+                await pilot.press("q")
+                await until(pilot, lambda: isinstance(app.screen, AskQuitScreen))
+                go.set()
+                await until(pilot, lambda: all(w.is_finished for w in weighing))
+                await pilot.pause(0.3)
+                assert isinstance(app.screen, AskQuitScreen), app.screen_stack
+                assert [w.state for w in weighing] == [WorkerState.CANCELLED] * len(weighing)
+                assert app.is_running
+                assert _mine(screen) == held and _my_plays(screen) == plays
+                assert screen.model.next_seq == seq, "nothing was sent"
+
+                await pilot.press("n")  # stay
+                await until(pilot, lambda: app.screen is screen)
+                said = {"en": "was not played", "de": "wurde nicht gespielt"}[lang]
+                assert said in screen_text(app)
+                screen.session.hint = asked
+                await pilot.press("enter")  # the same card again: the tutor weighs it now
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, TutorScreen) or _my_plays(screen) > plays,
+                    timeout=60,
+                )
+
+    run(main(), timeout=120)
