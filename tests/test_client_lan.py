@@ -171,7 +171,8 @@ def test_a_stand_in_plays_for_an_absent_friend_and_the_seats_say_so(lang):
                 await until(pilot, lambda: room.info is not None)
                 assert room.info.stand_in_after_seconds == 5
                 said = tr("l_stand_after", s="5") + f" ({bot_label(tr, 'heuristic')})"
-                assert tr("r_stand_ins", what=said) in _flat(app)
+                # (drawn on the room's next refresh, not with the info itself)
+                await until(pilot, lambda: tr("r_stand_ins", what=said) in _flat(app))
                 session, table_id = app.session, room.table.seat.table_id
                 await session.join(table_id, "Bob")  # Bob sits down and goes
                 await until(pilot, lambda: tr("r_waiting", seats=tr("r_seat", n=3))
