@@ -110,7 +110,7 @@ TECHNIQUE_RULES = [
 @pytest.mark.parametrize(
     "name",
     ["tt", "equiv", "bounds", "canon", "quick", "settled", "match", "outnumber", "stuck",
-     "shallow"],
+     "shallow", "one-outnumbers"],
 )
 @pytest.mark.parametrize("rules", TECHNIQUE_RULES, ids=config_id)
 def test_maxn_techniques_change_no_value(rules: Rules, name: str) -> None:
@@ -176,7 +176,7 @@ def test_maxn_where_the_reference_does_not_finish(position: dict) -> None:
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
     "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low", "more",
-    "stuck", "gain", "stride",
+    "stuck", "gain", "stride", "one-outnumbers",
 ]
 
 

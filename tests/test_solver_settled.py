@@ -3,7 +3,9 @@
 to hold one sells the bottle to that side, and nobody can buy it back; and
 (`outnumber`) a seat whose lowest such card the others outnumber ends free;
 (`stuck`) a seat with more such cards below all the others' than they hold
-ends the owner;
+ends the owner; (`one-outnumbers`) a seat ends free when one other hand
+holds more such cards than the seat's and the others' at or above its lowest
+could buy over;
 and an owner settled free has the quick tricks' bounds, its price card back.
 
 Each case is checked against the reference (plain minimax over the engine),
@@ -109,6 +111,79 @@ def test_a_seat_with_more_cards_below_the_others_than_they_hold_below_the_price_
         assert max(want.values()) <= -hand.pile_points() - hand.deck.points_of(hand.taken[0])
     else:
         assert set(want.values()) == {-hand.pile_points()} == {lo, hi}
+
+
+@pytest.mark.parametrize("hot", [False, True], ids=["plain", "hot"])
+def test_one_hand_with_more_cards_below_the_price_than_can_be_bought_over_leaves_the_seat_free(
+    hot: bool,
+) -> None:
+    # Below 6♠ seat 0 holds 4♥ alone; seat 1 holds A♦ and 2♦, seat 2
+    # nothing below the price.  Seat 1's two cards need two tricks each
+    # bought by another seat's card (seat 0's 4♥, or another hand's card
+    # below the price at or above 4♥): there is one.  The count over all
+    # the others' cards (`outnumber`: 2 cards, two a trick) does not see
+    # it; hand by hand it does.
+    hands = [["4H", "10H", "QS"], ["AD", "2D", "9D"], ["7S", "8H", "10S"]]
+    pos = _position(hands, 1, hot, price="6S")
+    hand = pos.to_hand()
+    want = _checked(pos, "one-outnumbers")
+    assert min(want.values()) >= hand.deck.points_of(hand.taken[0])
+    without = ALL_OPTIONS & ~OPTIONS["one-outnumbers"]
+    assert static_bounds(pos) != static_bounds(pos, without)
+    assert static_bounds(pos, without) == static_bounds(pos, without & ~OPTIONS["outnumber"])
+
+
+def _below_by_seat(hand) -> list[int]:
+    """Each seat's cards in play below the price (hands and trick), as masks."""
+    below = [0] * hand.seats
+    for h, mask in enumerate(hand.holdings):
+        below[hand.holder_seat[h]] |= mask
+    for card, h in zip(hand.trick, hand.trick_holders, strict=True):
+        below[hand.holder_seat[h]] |= 1 << card
+    return [m & ((1 << hand.price) - 1) for m in below]
+
+
+def _one_outnumbered_seats(hand) -> list[int]:
+    """The seats `one-outnumbers` settles free: one other seat holds more
+    cards below the price than the seat's own below it and the others'
+    below it at or above the seat's lowest such card (one hand a seat)."""
+    below = _below_by_seat(hand)
+    out = []
+    for seat, mine in enumerate(below):
+        other = 0
+        for s, m in enumerate(below):
+            if s != seat:
+                other |= m
+        if mine and other:
+            lowest = (mine & -mine).bit_length() - 1
+            cap = mine.bit_count() + (other & ~((1 << lowest) - 1)).bit_count()
+            if any(m.bit_count() > cap for s, m in enumerate(below) if s != seat):
+                out.append(seat)
+    return out
+
+
+@pytest.mark.parametrize(
+    "rules", [r for r in CONFIGS if r.holders == r.seats and not r.second_bottle], ids=config_id
+)
+def test_a_seat_one_hand_outnumbers_ends_free_however_the_hand_is_played(rules: Rules) -> None:
+    """`one-outnumbers`' premise over random hands of every rule set it is used
+    in, at any point of a trick, played out at random through the engine: the
+    seat it names never ends owning the bottle."""
+    rng = random.Random(f"one-outnumbers:{config_id(rules)}")
+    seen = 0
+    for _ in range(300):
+        hand = random_hand(rules, rng, rng.randint(1, rules.tricks))
+        for _ in range(rng.randrange(rules.holders)):
+            if hand.phase is Phase.OVER:
+                break
+            hand.apply(rng.choice(hand.legal_actions()))
+        free = _one_outnumbered_seats(hand) if hand.phase is not Phase.OVER else []
+        seen += bool(free)
+        while hand.phase is not Phase.OVER:
+            hand.apply(rng.choice(hand.legal_actions()))
+        for seat in free:
+            assert hand.owner != seat
+    assert seen, "no random hand met the rule"
 
 
 def _stuck_seats(hand) -> list[int]:
