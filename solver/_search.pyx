@@ -320,7 +320,11 @@ cdef int64_t OPT_STRIDE = <int64_t>1 << 33
 #: such card could all buy over (`one_outnumbers`: OPT_OUTNUMBER's count
 #: hand by hand, which it implies).
 cdef int64_t OPT_ONE_OUTNUMBERS = <int64_t>1 << 34
-cdef int64_t OPT_ALL = (<int64_t>1 << 35) - 1
+#: An owner settled free is keyed as a seat that does not own, its price
+#: card's points counted as taken: the next buy brings that card back to
+#: it, whoever buys (`tt_key`).
+cdef int64_t OPT_PRICE_BACK = <int64_t>1 << 35
+cdef int64_t OPT_ALL = (<int64_t>1 << 36) - 1
 #: What solve_state uses by default: all but the history heuristic and
 #: the killer moves, which cost nodes (killer moves save them in team
 #: mode at four: OPT_TEAM_KILLER), and the enhanced transposition cut-offs, which
@@ -338,7 +342,7 @@ OPTIONS = {"tt": OPT_TT, "equiv": OPT_EQUIV, "bounds": OPT_BOUNDS, "order": OPT_
            "losers": OPT_LOSERS, "opp-low": OPT_OPP_LOW, "more": OPT_MORE,
            "budget": OPT_BUDGET, "shallow": OPT_SHALLOW, "stuck": OPT_STUCK,
            "gain": OPT_GAIN, "hints": OPT_HINTS, "answers": OPT_ANSWERS,
-           "stride": OPT_STRIDE, "one-outnumbers": OPT_ONE_OUTNUMBERS}
+           "stride": OPT_STRIDE, "one-outnumbers": OPT_ONE_OUTNUMBERS, "price-back": OPT_PRICE_BACK}
 #: The techniques used by default (the benchmark's and the tests' "all");
 #: EVERY_OPTION adds those that do not pay.
 ALL_OPTIONS = OPT_DEFAULT
@@ -1349,6 +1353,24 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     (`side_endings`) scores a fixed part of the points taken and what it
     still wins: the values are then stored less that part.
 
+    An owner whose ending is settled free (`price-back`) is keyed as a seat
+    that does not own, its values relative to its points taken and its
+    price card's points together.  Proof: the owner changes nothing in the
+    play (who takes a trick, and who buys, depend on the cards and the
+    price alone; so does Lopaka's policy) but where the price card goes at
+    the next buy: to the owner, whoever buys.  Take any way the hand is
+    played out from here, and the same way from the same cards and price
+    with another owner or none.  The seat ends free in every such way
+    (settled), so it does not own at the end: someone buys in that way, and
+    at the first buy the seat, as owner, gets its price card's points and
+    the other owner its own; from then on the two states are one.  So each
+    way scores the owning seat exactly the price card's points more, and
+    so does the paranoid value, which is the minimax over those ways: the
+    value less the points taken and the price card's is that of a seat
+    that does not own, with the same cards in play and price.  (Not in a
+    side of two, nor with two bottles, whose keys keep the owner; an open
+    ending keeps it too: there the seat may stay the owner.)
+
     `ok` is the key of the bottle question alone (as `owner_key` makes it),
     filled only where the search reads it: the ending open, OPT_OWNER.
     """
@@ -1384,6 +1406,12 @@ cdef inline bint tt_key(Ctx* c, State* s, uint64_t inplay, uint64_t* k,
     elif not (c.partner >= 0 or c.two):
         # (A side of two, two bottles: the values stay the scores.)
         ends[0] = ending(c, s, below, mine, owns)
+        if (c.opts & OPT_PRICE_BACK) and ends[0] == ENDS_FREE and owns and s.price_card >= 0:
+            # An owner settled free: the next buy, whoever makes it, brings
+            # its price card back, and from there on its play and score are
+            # those of a seat that does not own (`price-back`).
+            side_owns = 0
+            rtaken[0] = s.taken + c.points[s.price_card]
         if c.opts & OPT_RELATIVE:
             relative = True
             taken = TAKEN_RELATIVE

@@ -176,7 +176,7 @@ def test_maxn_where_the_reference_does_not_finish(position: dict) -> None:
 ISSUE17_SWITCHES = [
     "quick", "match", "settled", "outnumber", "relative", "etc", "history", "killer", "runs",
     "low", "gallop", "team-killer", "side-low", "price-ties", "dead", "losers", "opp-low", "more",
-    "stuck", "gain", "stride", "one-outnumbers",
+    "stuck", "gain", "stride", "one-outnumbers", "price-back",
 ]
 
 

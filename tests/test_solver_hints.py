@@ -34,7 +34,7 @@ def test_on_by_default_and_past_a_c_int() -> None:
     assert _search.OPTIONS["answers"] == 1 << 32
     for name in MEMORIES:
         assert _search.ALL_OPTIONS & _search.OPTIONS[name]
-    assert _search.EVERY_OPTION == (1 << 35) - 1 == sum(_search.OPTIONS.values())
+    assert _search.EVERY_OPTION == (1 << 36) - 1 == sum(_search.OPTIONS.values())
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=config_id)

@@ -5,7 +5,8 @@ to hold one sells the bottle to that side, and nobody can buy it back; and
 (`stuck`) a seat with more such cards below all the others' than they hold
 ends the owner; (`one-outnumbers`) a seat ends free when one other hand
 holds more such cards than the seat's and the others' at or above its lowest
-could buy over;
+could buy over; (`price-back`) an owner that ends free scores its price
+card's points more than under another owner, whatever the play;
 and an owner settled free has the quick tricks' bounds, its price card back.
 
 Each case is checked against the reference (plain minimax over the engine),
@@ -13,6 +14,7 @@ with the technique on and off, and for the outcome the argument predicts."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -295,3 +297,52 @@ def test_an_owner_bought_from_has_quick_tricks_and_its_price_card_back(hot: bool
     assert lo == taken + back + 6 + 2 + 4
     assert _values(pos, ALL_OPTIONS) == {c.ascii: v for c, v in want.items()}
     assert _values(pos, ALL_OPTIONS & ~OPTIONS["quick"]) == {c.ascii: v for c, v in want.items()}
+
+
+@pytest.mark.parametrize("rules", [r for r in CONFIGS if not r.second_bottle], ids=config_id)
+def test_an_owner_that_ends_free_scores_its_price_card_more_than_under_another_owner(
+    rules: Rules,
+) -> None:
+    """`price-back`'s premise over random hands of every rule set of one
+    bottle, at any point of a trick: the same hand with another seat as
+    the owner, played out the same way at random through the engine.
+    Wherever the owner ends free it scores exactly its price card's points
+    more than it does in the twin (the search keys an owner settled free
+    as a seat that does not own, those points counted as taken)."""
+    rng = random.Random(f"price-back:{config_id(rules)}")
+    seen = 0
+    for _ in range(300):
+        hand = random_hand(rules, rng, rng.randint(1, rules.tricks))
+        for _ in range(rng.randrange(rules.holders)):
+            if hand.phase is Phase.OVER:
+                break
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase is Phase.OVER or hand.owner is None or hand.price_card is None:
+            continue
+        seat, back = hand.owner, hand.deck.points[hand.price_card]
+        twin = copy.deepcopy(hand)
+        twin.owner = rng.choice([s for s in range(hand.seats) if s != seat])
+        while hand.phase is not Phase.OVER:
+            legal = hand.legal_actions()
+            assert twin.legal_actions() == legal
+            action = rng.choice(legal)
+            hand.apply(action)
+            twin.apply(action)
+        if hand.owner != seat:
+            seen += 1
+            assert twin.owner == hand.owner
+            assert hand.own_scores()[seat] == twin.own_scores()[seat] + back
+    assert seen, "no random hand ended with its owner free"
+
+
+@pytest.mark.parametrize("hot", [False, True], ids=["plain", "hot"])
+def test_an_owner_settled_free_is_keyed_with_its_price_card_taken(hot: bool) -> None:
+    # Seat 0 owns 4♦ and holds nothing below it; seats 1 and 2 hold 2♥ and
+    # A♠: it ends free, and `price-back` keys it as a seat that does not
+    # own, 4♦'s point counted as taken.  The values equal the reference's
+    # with the switch on and off.
+    hands = [["8D", "10H", "QS", "JD"], ["2H", "9D", "JH", "7S"], ["AS", "7H", "10S", "9S"]]
+    pos = _position(hands, 0, hot)
+    want = _checked(pos, "price-back")
+    taken = pos.to_hand().deck.points_of(pos.to_hand().taken[0])
+    assert min(want.values()) >= taken + 1
