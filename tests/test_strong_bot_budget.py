@@ -49,7 +49,7 @@ def test_a_budgeted_strong_bot_solves_three_players_exactly_from_the_first_lead(
     assert all(av.exact and av.model == "paranoid" and av.samples >= 2 for av in ranked)
 
 
-@pytest.mark.parametrize(("model", "budget", "deals"), [("maxn", 2.0, 5), ("paranoid", 0.05, 1)])
+@pytest.mark.parametrize(("model", "budget", "deals"), [("maxn", 2.0, 3), ("paranoid", 0.05, 1)])
 def test_a_first_lead_too_dear_for_the_budget_is_played_out_within_it(model, budget, deals):
     # Max-n takes many seconds for any first lead of three players; every
     # guessed deal of this one takes the paranoid search over 0.25 s.
@@ -60,7 +60,10 @@ def test_a_first_lead_too_dear_for_the_budget_is_played_out_within_it(model, bud
     assert all(not av.exact and av.model == "" for av in ranked)
     assert {av.action for av in ranked} == set(view.legal_actions)
     # Two seconds: two or three deals given up (a quarter each), then half
-    # of it played out (some 8 ms a deal), those given up among them.
+    # of it played out (some 8 ms a deal), those given up among them: 40-80
+    # deals on an idle machine, and fewer the less of a core the process
+    # gets (under 5 at a load of four on two cores: a CI clone run beside
+    # another test run): the count asks only that every card was played out.
     assert all(av.deals >= deals for av in ranked)
 
 
